@@ -1,0 +1,52 @@
+/** createApp(deps): every route of Cairn on one Hono app, one error mapping. */
+import { Hono } from 'hono';
+import type { Config } from './config';
+import { createMemoryService } from './domain/memory';
+import type { BlobStore, Store } from './domain/ports';
+import { adminRoutes } from './http/admin';
+import { errorResponse, jsonRpcError } from './http/errors';
+import { hostAndOriginGuard } from './http/guard';
+import { mcpRoutes } from './http/mcp';
+import { createMcpEndpoint } from './mcp/server';
+
+export interface Deps {
+  config: Config;
+  store: Store;
+  blobs: BlobStore;
+  log?: (message: string, err?: unknown) => void;
+}
+
+const defaultLog = (message: string, err?: unknown) => {
+  console.error(`[cairn] ${message}`, err instanceof Error ? (err.stack ?? err.message) : (err ?? ''));
+};
+
+export function createApp(deps: Deps) {
+  const { config, store } = deps;
+  const log = deps.log ?? defaultLog;
+  const service = createMemoryService(deps);
+  const endpoint = createMcpEndpoint({
+    service,
+    version: config.version,
+    maxArtifactBytes: config.maxArtifactBytes,
+    maxBodyBytes: config.maxBodyBytes,
+    log,
+  });
+
+  const app = new Hono();
+  app.onError((err) => errorResponse(err, log));
+  app.notFound(() => jsonRpcError(404, 'Not found: the MCP endpoint is POST /mcp'));
+
+  app.get('/healthz', async (c) => {
+    try {
+      await store.ping();
+      return c.json({ ok: true, version: config.version });
+    } catch {
+      return c.json({ ok: false, version: config.version }, 503);
+    }
+  });
+  app.get('/', (c) => c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`));
+  app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
+  app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes }));
+  app.route('/admin', adminRoutes(store, config.adminToken));
+  return app;
+}

@@ -1,0 +1,30 @@
+/** API keys: `svc_` + 40 random base62 characters, shown once, stored only as SHA-256. */
+import { sha256Hex } from '../domain/hash';
+import { uuidv7 } from '../domain/ids';
+import type { NewKey } from '../domain/ports';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const SECRET_LENGTH = 40;
+export const KEY_RE = /^svc_[0-9A-Za-z]{32,128}$/;
+
+export function generateSecret(): string {
+  const out: string[] = [];
+  while (out.length < SECRET_LENGTH) {
+    const bytes = new Uint8Array(64);
+    crypto.getRandomValues(bytes);
+    for (const b of bytes) {
+      if (b < 248 && out.length < SECRET_LENGTH) out.push(ALPHABET[b % 62] as string); // 248 = 4 × 62: no bias
+    }
+  }
+  return `svc_${out.join('')}`;
+}
+
+/** A new key: the secret to show once, and what is stored. */
+export async function newKey(name: string): Promise<{ secret: string; key: NewKey }> {
+  const secret = generateSecret();
+  return { secret, key: { id: uuidv7(), hash: await sha256Hex(secret), prefix: secret.slice(0, 8), name } };
+}
+
+export function hashKey(secret: string): Promise<string> {
+  return sha256Hex(secret);
+}

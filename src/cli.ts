@@ -1,0 +1,130 @@
+/**
+ * The `cairn` command. serve | migrate | org create NAME | org list | key create --org ID [--name N]
+ * | key list --org ID | key revoke KEY_ID | ledger verify --org ID. `--json` prints one JSON object.
+ * Operator commands open the database directly (the embedded one only while no server holds it).
+ */
+import { createOperator } from './auth/operator';
+import { parseConfig } from './config';
+import { startServer, openStoreFor } from './node';
+
+const USAGE = `usage: cairn <command>
+  serve                              start the server (embedded database unless DATABASE_URL is set)
+  migrate                            apply database migrations and exit
+  org create NAME [--json]           create an org and print its first API key (shown once)
+  org list [--json]
+  key create --org ORG_ID [--name NAME] [--json]
+  key list --org ORG_ID [--json]
+  key revoke KEY_ID [--json]
+  ledger verify --org ORG_ID [--json]`;
+
+interface Args {
+  words: string[];
+  flags: Record<string, string | true>;
+}
+
+function parseArgs(argv: string[]): Args {
+  const words: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a.startsWith('--')) {
+      const next = argv[i + 1];
+      if (a === '--json' || next === undefined || next.startsWith('--')) flags[a.slice(2)] = true;
+      else {
+        flags[a.slice(2)] = next;
+        i++;
+      }
+    } else words.push(a);
+  }
+  return { words, flags };
+}
+
+function need(flags: Args['flags'], name: string): string {
+  const v = flags[name];
+  if (typeof v !== 'string') throw new Error(`--${name} is required\n${USAGE}`);
+  return v;
+}
+
+async function serveCommand() {
+  const server = await startServer(process.env);
+  const orgs = await server.store.admin.listOrgs();
+  console.log(`Cairn ${server.config.version} is serving MCP at ${server.url}/mcp`);
+  console.log(`Database: ${server.config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded, in ${server.config.dataDir}/db`}`);
+  if (orgs.length === 0) {
+    const created = await createOperator(server.store, 'first-start').createOrg('default');
+    console.log(`\nFirst start: created org "default" (${created.org.id}) and its first API key.`);
+    console.log(`API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`);
+    console.log('Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).');
+  }
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function operatorCommand(args: Args): Promise<unknown> {
+  const config = parseConfig(process.env);
+  const store = await openStoreFor(config);
+  const ops = createOperator(store, 'cli');
+  const [noun, verb, arg] = args.words;
+  try {
+    switch (`${noun} ${verb}`) {
+      case 'migrate undefined':
+        return { ok: true, migrated: true };
+      case 'org create':
+        if (!arg) throw new Error(`org create needs a NAME\n${USAGE}`);
+        return await ops.createOrg(arg);
+      case 'org list':
+        return { orgs: await store.admin.listOrgs() };
+      case 'key create':
+        return await ops.createKey(need(args.flags, 'org'), typeof args.flags.name === 'string' ? args.flags.name : 'cli key');
+      case 'key list':
+        return { keys: await store.admin.listKeys(need(args.flags, 'org')) };
+      case 'key revoke':
+        if (!arg) throw new Error(`key revoke needs a KEY_ID\n${USAGE}`);
+        return { key: await store.admin.revokeKey(arg, 'cli') };
+      case 'ledger verify':
+        return await ops.verifyLedger(need(args.flags, 'org'));
+      default:
+        throw new Error(USAGE);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+function printHuman(result: unknown) {
+  const r = result as Record<string, unknown>;
+  const key = r.key as { secret?: string; id: string } | undefined;
+  if (r.org && key?.secret) {
+    const org = r.org as { id: string; name: string };
+    console.log(`Created org "${org.name}" (${org.id}).\nAPI key (shown once): ${key.secret}`);
+  } else if (key?.secret) {
+    console.log(`Created key ${key.id}.\nAPI key (shown once): ${key.secret}`);
+  } else if ('broken_at' in r) {
+    console.log(r.ok ? `Ledger verified: ${r.events} events, chain intact.` : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`);
+  } else {
+    console.log(JSON.stringify(result, null, 2));
+  }
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const command = args.words[0];
+  if (!command || command === 'help' || args.flags.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (command === 'serve') return serveCommand();
+  const result = await operatorCommand(args);
+  if (args.flags.json) console.log(JSON.stringify(result));
+  else printHuman(result);
+  if ((result as { ok?: boolean }).ok === false) process.exitCode = 1;
+}
+
+main().catch((err) => {
+  console.error(`cairn: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,91 @@
+/**
+ * Configuration, parsed from a plain record (process.env on Node, bindings on Workers).
+ * Every variable is listed in README.md.
+ *
+ * PORT                    HTTP port of the Node server (default 8787)
+ * HOST                    interface the Node server binds (default 127.0.0.1)
+ * DATABASE_URL            Postgres URL; when absent the embedded database (PGlite) is used
+ * CAIRN_DATA_DIR          where the embedded database and artifact bytes live (default ./.cairn)
+ * CAIRN_DB_ROLE           role the service runs as, bound by row-level security (default cairn_app; empty: the connecting role)
+ * CAIRN_ADMIN_TOKEN       enables /admin with `Authorization: Bearer <token>` (at least 16 characters)
+ * CAIRN_ALLOWED_ORIGINS   comma-separated browser origins allowed to call /mcp (default: none)
+ * CAIRN_ALLOWED_HOSTS     comma-separated Host names accepted (default: localhost names when HOST is
+ *                         a loopback address, else any)
+ * CAIRN_MAX_BODY_BYTES    largest request body (default 8 MiB) → 413
+ * CAIRN_MAX_ARTIFACT_BYTES largest artifact, decoded (default 5 MiB)
+ * CAIRN_BASE_URL          public URL of the service, printed at start (default http://HOST:PORT)
+ */
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+const list = z
+  .string()
+  .optional()
+  .transform((s) =>
+    (s ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  CAIRN_DATA_DIR: z.string().default('./.cairn'),
+  CAIRN_DB_ROLE: z.string().regex(/^[a-z_][a-z0-9_]*$|^$/).default('cairn_app'),
+  CAIRN_ADMIN_TOKEN: z.string().min(16, 'CAIRN_ADMIN_TOKEN must be at least 16 characters').optional(),
+  CAIRN_ALLOWED_ORIGINS: list,
+  CAIRN_ALLOWED_HOSTS: list,
+  CAIRN_MAX_BODY_BYTES: z.coerce.number().int().positive().default(8 * MiB),
+  CAIRN_MAX_ARTIFACT_BYTES: z.coerce.number().int().positive().default(5 * MiB),
+  CAIRN_BASE_URL: z.string().url().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  dbRole: string;
+  adminToken: string | undefined;
+  allowedOrigins: string[];
+  /** null: any Host is accepted. */
+  allowedHosts: string[] | null;
+  maxBodyBytes: number;
+  maxArtifactBytes: number;
+  baseUrl: string;
+  version: string;
+}
+
+export const VERSION = '0.1.0';
+const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`configuration: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const c = parsed.data;
+  const allowedHosts = c.CAIRN_ALLOWED_HOSTS.length
+    ? c.CAIRN_ALLOWED_HOSTS
+    : LOOPBACK.includes(c.HOST)
+      ? ['localhost', '127.0.0.1', '[::1]']
+      : null;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    databaseUrl: c.DATABASE_URL,
+    dataDir: c.CAIRN_DATA_DIR,
+    dbRole: c.CAIRN_DB_ROLE,
+    adminToken: c.CAIRN_ADMIN_TOKEN,
+    allowedOrigins: c.CAIRN_ALLOWED_ORIGINS,
+    allowedHosts,
+    maxBodyBytes: c.CAIRN_MAX_BODY_BYTES,
+    maxArtifactBytes: c.CAIRN_MAX_ARTIFACT_BYTES,
+    baseUrl: c.CAIRN_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`,
+    version: VERSION,
+  };
+}

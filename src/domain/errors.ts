@@ -1,0 +1,66 @@
+/**
+ * Typed domain errors. Domain and storage code throw these; the MCP layer maps them to tool
+ * results (`isError`) or JSON-RPC errors, and `app.onError` maps them to HTTP statuses.
+ */
+export class CairnError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Missing, malformed, wrong or revoked credential: HTTP 401. */
+export class Unauthorized extends CairnError {
+  constructor(message = 'missing, invalid or revoked API key: send it in the X-Svc-Key header') {
+    super(message, 401);
+  }
+}
+
+/** The credential is valid but the thing addressed belongs to another org: HTTP 403. */
+export class Forbidden extends CairnError {
+  constructor(message = 'this id belongs to another org; use a key of the org that owns it') {
+    super(message, 403);
+  }
+}
+
+export class NotFound extends CairnError {
+  constructor(message: string) {
+    super(message, 404);
+  }
+}
+
+/** An argument is wrong; `field` names it. Becomes JSON-RPC -32602 inside MCP. */
+export class Invalid extends CairnError {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`, 400);
+  }
+}
+
+export class Conflict extends CairnError {
+  constructor(message: string) {
+    super(message, 409);
+  }
+}
+
+export class LimitExceeded extends CairnError {
+  constructor(
+    message: string,
+    status = 413,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message, status);
+  }
+}
+
+/** The database or blob store could not serve the request: HTTP 503. */
+export class Unavailable extends CairnError {
+  constructor(message = 'the service is temporarily unavailable; retry shortly') {
+    super(message, 503);
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * The memory service: what each tool does, independent of MCP and of the database driver.
+ * Every operation is one `Store.call` (one database round trip); artifact bytes go to the blob
+ * store around it.
+ */
+import { Invalid, NotFound } from './errors';
+import { sha256Hex } from './hash';
+import { uuidv7 } from './ids';
+import { DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, type PlanStatus, allowedFrom } from './plans';
+import type { BlobStore, CallIdentity, Store } from './ports';
+import {
+  type Artifact,
+  type Entry,
+  type Kind,
+  type LedgerEvent,
+  type PlanStep,
+  type Scope,
+  withIsoTimes,
+} from './types';
+
+export interface MemoryDeps {
+  store: Store;
+  blobs: BlobStore;
+}
+
+interface Common {
+  scope?: Scope | undefined;
+  tags?: string[] | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface WriteInput extends Common {
+  content: string;
+  rationale?: string | undefined;
+  source?: string | undefined;
+  supersedes?: string | undefined;
+  ttl_seconds?: number | undefined;
+}
+
+export interface PlanInput extends Common {
+  id?: string | undefined;
+  title?: string | undefined;
+  steps?: PlanStep[] | undefined;
+  status?: PlanStatus | undefined;
+}
+
+export interface RecallInput {
+  query: string;
+  scope?: Scope | undefined;
+  kinds?: Kind[] | undefined;
+  tags?: string[] | undefined;
+  agent?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  limit?: number | undefined;
+  include_superseded?: boolean | undefined;
+}
+
+export interface SpaceInput {
+  view?: 'overview' | 'projects' | 'agents' | 'ledger' | undefined;
+  scope?: Scope | undefined;
+  entry_id?: string | undefined;
+  agent?: string | undefined;
+  since?: string | undefined;
+  limit?: number | undefined;
+}
+
+export interface ArtifactPutInput {
+  name: string;
+  bytes: Uint8Array;
+  content_type: string;
+  scope?: Scope | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface ArtifactGetInput {
+  id?: string | undefined;
+  name?: string | undefined;
+  version?: number | undefined;
+  scope?: Scope | undefined;
+}
+
+/** How each write tool maps onto an entry kind, its ledger op and its default scope. */
+const WRITES = {
+  remember: { kind: 'memory', op: 'remember', defaultScope: null, dedup: true },
+  observe: { kind: 'observation', op: 'observe', defaultScope: null, dedup: false },
+  decide: { kind: 'decision', op: 'decide', defaultScope: null, dedup: false },
+  note: { kind: 'note', op: 'note', defaultScope: 'agent', dedup: false },
+} as const;
+export type WriteTool = keyof typeof WRITES;
+
+/** Most org ids a process remembers for its keys (an org id never changes for a key). */
+const ORG_CACHE_SIZE = 10_000;
+
+export function createMemoryService(deps: MemoryDeps) {
+  const { store, blobs } = deps;
+  const orgOfKey = new Map<string, string>();
+
+  async function orgOf(keyHash: string): Promise<string> {
+    const cached = orgOfKey.get(keyHash);
+    if (cached) return cached;
+    const { org_id } = await store.whoami(keyHash);
+    if (orgOfKey.size >= ORG_CACHE_SIZE) orgOfKey.clear();
+    orgOfKey.set(keyHash, org_id);
+    return org_id;
+  }
+
+  return {
+    async write(tool: WriteTool, who: CallIdentity, input: WriteInput) {
+      const w = WRITES[tool];
+      const r = await store.call('write', who, {
+        ...input,
+        id: uuidv7(),
+        kind: w.kind,
+        op: w.op,
+        default_scope: w.defaultScope,
+        dedup: w.dedup,
+      });
+      return { entry: withIsoTimes(r.entry as Entry), deduplicated: r.deduplicated === true, project: r.project as string | null };
+    },
+
+    async plan(who: CallIdentity, input: PlanInput) {
+      const update = input.id !== undefined;
+      if (!update && input.title === undefined) {
+        throw new Invalid('title', 'required to create a plan (or pass id to update one)');
+      }
+      if (update && input.title === undefined && input.steps === undefined && input.status === undefined) {
+        throw new Invalid('id', 'an update needs at least one of title, steps, status');
+      }
+      const status = input.status ?? (update ? undefined : DEFAULT_PLAN_STATUS);
+      if (!update && status !== 'draft' && status !== 'active') {
+        throw new Invalid('status', `a new plan starts as draft or active, not ${status}`);
+      }
+      const r = await store.call('plan', who, {
+        ...input,
+        id: input.id ?? uuidv7(),
+        update,
+        status,
+        allowed_from: status ? allowedFrom(status) : [],
+        final: FINAL_PLAN_STATUSES,
+      });
+      return { entry: withIsoTimes(r.entry as Entry), project: r.project as string | null };
+    },
+
+    async recall(who: CallIdentity, input: RecallInput) {
+      const query = input.query.trim();
+      const r = await store.call('recall', who, {
+        ...input,
+        query,
+        like: query === '' ? null : `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      });
+      const hits = (r.hits as (Entry & { score: number })[]).map((h) => withIsoTimes(h));
+      return { hits, project: r.project as string | null, scope: r.scope as Scope };
+    },
+
+    async space(who: CallIdentity, input: SpaceInput) {
+      const r = await store.call('space', who, { ...input });
+      const events = (list: unknown) => (list as LedgerEvent[]).map((e) => withIsoTimes(e));
+      if (r.events) return { events: events(r.events) };
+      if (r.projects) return { projects: (r.projects as object[]).map((p) => withIsoTimes(p)) };
+      if (r.agents) return { agents: (r.agents as object[]).map((a) => withIsoTimes(a)) };
+      return { ...r, recent: events(r.recent) };
+    },
+
+    async artifactPut(who: CallIdentity, input: ArtifactPutInput) {
+      const orgId = await orgOf(who.keyHash);
+      const id = uuidv7();
+      const blobKey = `${orgId}/${id}`;
+      await blobs.put(blobKey, input.bytes, input.content_type);
+      try {
+        const r = await store.call('artifact_put', who, {
+          id,
+          org_id: orgId,
+          name: input.name,
+          scope: input.scope,
+          metadata: input.metadata,
+          content_type: input.content_type,
+          size: input.bytes.length,
+          sha256: await sha256Hex(input.bytes),
+          blob_key: blobKey,
+        });
+        return { artifact: withIsoTimes(r.artifact as Artifact), project: r.project as string | null };
+      } catch (err) {
+        await blobs.delete([blobKey]).catch(() => {});
+        throw err;
+      }
+    },
+
+    async artifactGet(who: CallIdentity, input: ArtifactGetInput) {
+      const r = await store.call('artifact_get', who, { ...input });
+      const artifact = withIsoTimes(r.artifact as Artifact);
+      const bytes = await blobs.get(r.blob_key as string);
+      if (!bytes) throw new NotFound(`the bytes of artifact ${artifact.id} are missing from storage`);
+      return { artifact, bytes, project: r.project as string | null };
+    },
+
+    async forget(who: CallIdentity, input: { ids: string[]; reason?: string | undefined }) {
+      const r = await store.call('forget', who, { ids: input.ids, reason: input.reason });
+      await blobs.delete(r.blob_keys as string[]);
+      return { forgotten: r.forgotten as string[], not_found: r.not_found as string[] };
+    },
+  };
+}
+
+export type MemoryService = ReturnType<typeof createMemoryService>;

@@ -1,0 +1,52 @@
+/** What the domain needs from the outside world; entry points build these into `Deps`. */
+import type { ApiKeyInfo, LedgerEvent } from './types';
+
+/** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
+export interface CallIdentity {
+  keyHash: string;
+  agent: string;
+  project: string | null;
+}
+
+/** One operation = one database round trip, authentication and ledger included. */
+export type StoreOp = 'write' | 'plan' | 'recall' | 'space' | 'artifact_put' | 'artifact_get' | 'forget';
+
+export interface NewKey {
+  id: string;
+  hash: string;
+  prefix: string;
+  name: string;
+}
+
+export interface OrgInfo {
+  id: string;
+  name: string;
+  created_at?: string;
+}
+
+export interface AdminStore {
+  createOrg(id: string, name: string, key: NewKey, actor: string): Promise<{ org: OrgInfo; key: ApiKeyInfo }>;
+  createKey(orgId: string, key: NewKey, actor: string): Promise<ApiKeyInfo>;
+  revokeKey(keyId: string, actor: string): Promise<ApiKeyInfo>;
+  listKeys(orgId: string): Promise<ApiKeyInfo[]>;
+  listOrgs(): Promise<OrgInfo[]>;
+  ledgerPage(orgId: string, afterSeq: number, limit: number): Promise<LedgerEvent[]>;
+}
+
+export interface Store {
+  call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Authenticates a key on its own (requests that carry no tool call). */
+  whoami(keyHash: string): Promise<{ org_id: string }>;
+  admin: AdminStore;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Artifact bytes. Keys are chosen by the service (`<org id>/<artifact id>`), never by callers. */
+export interface BlobStore {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  get(key: string): Promise<Uint8Array | null>;
+  delete(keys: string[]): Promise<void>;
+  list(prefix: string): Promise<string[]>;
+}

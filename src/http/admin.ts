@@ -1,0 +1,72 @@
+/**
+ * /admin: the operator API, enabled by CAIRN_ADMIN_TOKEN (`Authorization: Bearer <token>`).
+ * Create orgs and keys, list and revoke keys, verify an org's ledger.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { createOperator } from '../auth/operator';
+import { Invalid, NotFound, Unauthorized } from '../domain/errors';
+import { UUID_RE } from '../domain/ids';
+import type { Store } from '../domain/ports';
+
+const nameBody = z.object({ name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters') });
+
+export function adminRoutes(store: Store, token: string | undefined) {
+  const app = new Hono();
+  const ops = createOperator(store, 'admin-api');
+
+  app.use('*', async (c, next) => {
+    if (!token) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
+    const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+    if (!(await sameSecret(given, token))) throw new Unauthorized('missing or wrong admin token (Authorization: Bearer …)');
+    await next();
+  });
+
+  app.post('/orgs', async (c) => {
+    const { name } = await parseBody(c.req.raw, nameBody);
+    return c.json(await ops.createOrg(name), 201);
+  });
+  app.get('/orgs', async (c) => c.json({ orgs: await store.admin.listOrgs() }));
+  app.post('/orgs/:id/keys', async (c) => {
+    const { name } = await parseBody(c.req.raw, nameBody);
+    return c.json(await ops.createKey(uuidParam(c.req.param('id')), name), 201);
+  });
+  app.get('/orgs/:id/keys', async (c) => c.json({ keys: await store.admin.listKeys(uuidParam(c.req.param('id'))) }));
+  app.delete('/keys/:id', async (c) => c.json({ key: await store.admin.revokeKey(uuidParam(c.req.param('id')), 'admin-api') }));
+  app.get('/orgs/:id/ledger/verify', async (c) => c.json(await ops.verifyLedger(uuidParam(c.req.param('id')))));
+  return app;
+}
+
+function uuidParam(id: string): string {
+  if (!UUID_RE.test(id)) throw new Invalid('id', 'must be a UUID');
+  return id;
+}
+
+async function parseBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
+  let json: unknown;
+  try {
+    json = await request.json();
+  } catch {
+    throw new Invalid('body', 'must be a JSON object');
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new Invalid(issue?.path.join('.') || 'body', issue?.message ?? 'invalid');
+  }
+  return r.data;
+}
+
+/** Constant-time comparison of two secrets, through their SHA-256 digests. */
+async function sameSecret(a: string, b: string): Promise<boolean> {
+  const enc = new TextEncoder();
+  const [da, db] = await Promise.all([
+    crypto.subtle.digest('SHA-256', enc.encode(a)),
+    crypto.subtle.digest('SHA-256', enc.encode(b)),
+  ]);
+  const x = new Uint8Array(da);
+  const y = new Uint8Array(db);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}

@@ -1,0 +1,38 @@
+/** Reads a request body up to a byte limit, answering 413 before parsing anything larger. */
+import { CairnError, LimitExceeded } from '../domain/errors';
+
+export async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Parses a JSON body; a body that is not JSON gets JSON-RPC -32700 with HTTP 400. */
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    throw new CairnError('Parse error: the body must be a JSON-RPC message in UTF-8 JSON', 400);
+  }
+}

@@ -1,0 +1,136 @@
+/** zod pieces shared by the tools: argument rules and the output shapes of entries and artifacts. */
+import { z } from 'zod';
+import { UUID_RE } from '../domain/ids';
+import { STEP_STATUSES } from '../domain/plans';
+import { KINDS, SCOPES } from '../domain/types';
+
+export const MAX_CONTENT = 16_384;
+export const MAX_METADATA_BYTES = 4096;
+
+function hasNul(s: string): boolean {
+  return s.includes('\u0000');
+}
+
+/** Text that Postgres can store exactly: no NUL characters, no unpaired surrogates. */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .min(min, min === 1 ? 'must not be empty' : `must be at least ${min} characters`)
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !hasNul(s), 'must not contain NUL (\\u0000) characters')
+    .refine((s) => s.isWellFormed(), 'must be valid Unicode (no unpaired surrogate characters)');
+}
+
+export const content = text(1, MAX_CONTENT).describe(`The text to store (1–${MAX_CONTENT} characters).`);
+
+export const id = z.string().regex(UUID_RE, 'must be an id returned by a Cairn tool (a UUID)');
+
+export const isoTime = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z');
+
+export const tags = z
+  .array(text(1, 64).refine((s) => s.trim() === s, 'must not start or end with spaces'))
+  .max(32, 'at most 32 tags')
+  .describe('Labels for filtering recall (up to 32, each up to 64 characters).');
+
+function jsonHasNul(v: unknown, depth = 0): boolean {
+  if (depth > 32) return true;
+  if (typeof v === 'string') return hasNul(v) || !v.isWellFormed();
+  if (Array.isArray(v)) return v.some((x) => jsonHasNul(x, depth + 1));
+  if (v && typeof v === 'object') {
+    return Object.entries(v).some(([k, x]) => hasNul(k) || !k.isWellFormed() || jsonHasNul(x, depth + 1));
+  }
+  return false;
+}
+
+export const metadata = z
+  .record(z.string(), z.unknown())
+  .refine((m) => new TextEncoder().encode(JSON.stringify(m)).length <= MAX_METADATA_BYTES, `must be at most ${MAX_METADATA_BYTES} bytes as JSON`)
+  .refine((m) => !jsonHasNul(m), 'must not contain NUL characters, unpaired surrogates or nesting deeper than 32')
+  .describe('Any JSON object (up to 4 KiB), returned as given.');
+
+export const project = z
+  .string()
+  .max(1024, 'must be at most 1024 characters')
+  .describe(
+    'A git remote URL or an absolute repository path; overrides the X-Svc-Project header. Unrecognised values fall back to org-wide scope.',
+  );
+
+export const scope = z
+  .enum(SCOPES)
+  .describe('org: shared org-wide; project: shared within the project; agent: private to the calling agent.');
+
+export const kind = z.enum(KINDS);
+
+export const step = z.object({
+  text: text(1, 1024),
+  status: z.enum(STEP_STATUSES).default('todo'),
+});
+
+export const ttlSeconds = z
+  .number()
+  .int('must be a whole number of seconds')
+  .min(1)
+  .max(10 * 365 * 24 * 3600)
+  .describe('Forget this entry after so many seconds.');
+
+// Output shapes
+
+const time = z.string();
+const nullableText = z.string().nullable();
+
+export const entryOut = z.object({
+  id: z.string(),
+  kind,
+  content: z.string(),
+  rationale: nullableText,
+  source: nullableText,
+  title: nullableText,
+  status: nullableText,
+  steps: z.array(z.object({ text: z.string(), status: z.string() })).nullable(),
+  tags: z.array(z.string()),
+  scope,
+  project: nullableText,
+  agent: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: time,
+  updated_at: time,
+  version: z.number().int(),
+  supersedes: nullableText,
+  superseded_by: nullableText,
+  expires_at: time.nullable(),
+});
+
+export const artifactOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.number().int(),
+  size: z.number().int(),
+  sha256: z.string(),
+  content_type: z.string(),
+  scope,
+  project: nullableText,
+  agent: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: time,
+});
+
+export const eventOut = z.object({
+  seq: z.number().int(),
+  at: time,
+  agent: z.string(),
+  op: z.string(),
+  entry_id: nullableText,
+  project: nullableText,
+  content_sha256: nullableText,
+  reason: nullableText,
+  prev_hash: z.string(),
+  hash: z.string(),
+});
+
+/** Every result says which project it used, and why when it fell back to org-wide. */
+export const projectOut = {
+  project: nullableText.describe('The canonical project used, or null for org-wide.'),
+  notice: z.string().optional().describe('Set when the project given was not used.'),
+};

@@ -1,0 +1,137 @@
+/**
+ * The MCP server factory: the only place that imports the MCP SDK. It registers the ten tools
+ * through one wrapper that validates arguments (JSON-RPC -32602 naming the field), resolves the
+ * project, and maps domain errors: 401, 403 and 503 leave the tool result and become the HTTP
+ * status of the whole exchange (see `Exchange`); the rest become `isError` results.
+ */
+import {
+  type McpRequestContext,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { CairnError, Forbidden, Invalid, Unauthorized, Unavailable } from '../domain/errors';
+import type { MemoryService } from '../domain/memory';
+import { resolveProject } from '../domain/projects';
+import type { Caller, Tool, ToolContext } from './tool';
+import { TOOLS } from './tools/index';
+
+export const INSTRUCTIONS =
+  'Cairn is the shared memory of your organisation. recall before you start work, remember what others will need, ' +
+  'decide with a rationale, plan multi-step work, note private scratch, and forget what must not be kept. ' +
+  'Every write is attributed to your agent identity (X-Svc-Agent).';
+
+/** One HTTP exchange: who calls, and an error that must become the exchange's HTTP status. */
+export interface Exchange {
+  caller: Caller;
+  failure?: CairnError;
+}
+
+interface ServeOptions {
+  service: MemoryService;
+  version: string;
+  maxArtifactBytes: number;
+  maxBodyBytes: number;
+  log: (message: string, err?: unknown) => void;
+}
+
+const listed = TOOLS.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: jsonSchema(t.input, 'input'),
+  outputSchema: jsonSchema(t.output, 'output'),
+  annotations: { title: t.title, ...t.annotations },
+}));
+const byName = new Map(TOOLS.map((t, i) => [t.name, { tool: t, outputSchema: listed[i]?.outputSchema }]));
+
+function jsonSchema(schema: z.ZodObject, io: 'input' | 'output') {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest as { type: 'object'; [k: string]: unknown };
+}
+
+function formatIssues(error: z.ZodError): { message: string; field: string } {
+  const issues = error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`);
+  return { message: `Invalid arguments: ${issues.join('; ')}`, field: error.issues[0]?.path.join('.') ?? '' };
+}
+
+function buildServer(opts: ServeOptions, exchange: Exchange): Server {
+  const server = new Server({ name: 'cairn', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler('tools/list', async () => ({ tools: listed }));
+  server.setRequestHandler('tools/call', async (request) => {
+    const entry = byName.get(request.params.name);
+    if (!entry) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; call tools/list for the ten tools`);
+    }
+    const parsed = entry.tool.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const { message, field } = formatIssues(parsed.error);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, message, { field });
+    }
+    const result = await runTool(entry.tool, parsed.data, opts, exchange);
+    return server.projectCallToolResult(result as never, entry.outputSchema as never);
+  });
+  return server;
+}
+
+async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOptions, exchange: Exchange) {
+  const { caller } = exchange;
+  const project = resolveProject((input.project as string | undefined) ?? caller.projectHeader);
+  const ctx: ToolContext = {
+    service: opts.service,
+    caller,
+    project,
+    who: { keyHash: caller.keyHash, agent: caller.agent, project: project.canonical },
+    maxArtifactBytes: opts.maxArtifactBytes,
+  };
+  try {
+    const r = await tool.handler(input, ctx);
+    return {
+      content: [...(r.content ?? []), { type: 'text', text: r.text }],
+      structuredContent: r.structured as Record<string, unknown>,
+    };
+  } catch (err) {
+    if (err instanceof Invalid) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments: ${err.message}`, { field: err.field });
+    }
+    if (err instanceof Unauthorized || err instanceof Forbidden || err instanceof Unavailable) {
+      exchange.failure = err;
+      return { content: [{ type: 'text', text: err.message }], isError: true };
+    }
+    if (err instanceof CairnError) return { content: [{ type: 'text', text: err.message }], isError: true };
+    opts.log(`tool ${tool.name} failed`, err);
+    return {
+      content: [{ type: 'text', text: 'Cairn hit an unexpected error; nothing is known to be stored. Retry, and report it if it repeats.' }],
+      isError: true,
+    };
+  }
+}
+
+/**
+ * Serves one POST /mcp exchange whose JSON body is already parsed: protocol 2026-07-28 through the
+ * SDK's per-request handler, 2025 revisions through a stateless transport answering in JSON.
+ */
+export function createMcpEndpoint(opts: ServeOptions) {
+  const factory = (ctx: McpRequestContext) => buildServer(opts, ctx.authInfo?.extra?.exchange as Exchange);
+  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', maxRequestBodySize: opts.maxBodyBytes });
+
+  return async function serve(request: Request, body: unknown, exchange: Exchange): Promise<Response> {
+    const authInfo = { token: exchange.caller.keyHash, clientId: exchange.caller.agent, scopes: [], extra: { exchange } };
+    if (!(await isLegacyRequest(request, body, { maxRequestBodySize: opts.maxBodyBytes }))) {
+      return modern.fetch(request, { authInfo, parsedBody: body });
+    }
+    const server = buildServer(opts, exchange);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { authInfo, parsedBody: body });
+    } finally {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
+  };
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { Invalid } from '../../domain/errors';
+import { bytesToBase64 } from '../../domain/hash';
+import { artifactOut, id, project, projectOut, scope, text } from '../schemas';
+import { READ, defineTool, projectFields } from '../tool';
+import { withNotice } from './render';
+
+const TEXTUAL = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-ndjson)|[^;]*\+(json|xml))/i;
+
+export const artifactGet = defineTool({
+  name: 'artifact_get',
+  title: 'Get artifact',
+  description:
+    'Fetch an artifact by id, or by name (the latest version unless version is given; the current project is looked in before org-wide artifacts). Returns the bytes as an embedded resource plus the metadata.',
+  input: z.object({
+    id: id.optional(),
+    name: text(1, 256).optional(),
+    version: z.number().int().min(1).optional(),
+    scope: scope.optional(),
+    project: project.optional(),
+  }),
+  output: z.object({ artifact: artifactOut, ...projectOut }),
+  annotations: READ,
+  async handler(input, ctx) {
+    if ((input.id === undefined) === (input.name === undefined)) {
+      throw new Invalid('id', 'pass exactly one of id or name');
+    }
+    const { project: _, ...args } = input;
+    const r = await ctx.service.artifactGet(ctx.who, args);
+    const a = r.artifact;
+    const p = projectFields(ctx.project, r.project, true);
+    const uri = `cairn://artifacts/${a.id}`;
+    const decoded = TEXTUAL.test(a.content_type) ? utf8(r.bytes) : null;
+    const resource =
+      decoded !== null
+        ? { uri, mimeType: a.content_type, text: decoded }
+        : { uri, mimeType: a.content_type, blob: bytesToBase64(r.bytes) };
+    const summary = `Artifact "${a.name}" version ${a.version} (id ${a.id}, ${a.size} bytes, ${a.content_type}).`;
+    return {
+      structured: { artifact: a, ...p },
+      text: withNotice(summary, p.notice),
+      content: [{ type: 'resource', resource }],
+    };
+  },
+});
+
+function utf8(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}

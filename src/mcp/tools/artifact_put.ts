@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { Invalid } from '../../domain/errors';
+import { artifactOut, metadata, project, projectOut, scope, text } from '../schemas';
+import { WRITE, defineTool, projectFields } from '../tool';
+import { withNotice } from './render';
+
+const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const name = text(1, 256).refine(
+  (s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s),
+  'must not contain control characters',
+);
+
+export const artifactPut = defineTool({
+  name: 'artifact_put',
+  title: 'Store artifact',
+  description:
+    'Store a file-like artifact (a report, a patch, a generated file) under a name. Pass exactly one of content (UTF-8 text) or content_base64 (bytes). Storing the same name again in the same project and scope adds a new version.',
+  input: z.object({
+    name: name.describe('1–256 characters, no control characters; a label, never a path on the server.'),
+    content: z.string().optional().describe('The artifact as UTF-8 text.'),
+    content_base64: z.string().optional().describe('The artifact bytes, base64-encoded.'),
+    content_type: text(1, 255)
+      .regex(/^[\x21-\x7e]+(\s*;\s*[\x21-\x7e]+)*$/, 'must be a media type such as text/markdown')
+      .optional()
+      .describe('Media type; defaults to text/plain for content and application/octet-stream for content_base64.'),
+    metadata: metadata.optional(),
+    scope: scope.optional(),
+    project: project.optional(),
+  }),
+  output: z.object({ artifact: artifactOut, ...projectOut }),
+  annotations: WRITE,
+  async handler(input, ctx) {
+    const bytes = decode(input.content, input.content_base64);
+    if (bytes.length > ctx.maxArtifactBytes) {
+      const field = input.content === undefined ? 'content_base64' : 'content';
+      throw new Invalid(field, `the artifact is ${bytes.length} bytes; the limit is ${ctx.maxArtifactBytes} bytes`);
+    }
+    const contentType =
+      input.content_type ?? (input.content !== undefined ? 'text/plain; charset=utf-8' : 'application/octet-stream');
+    const r = await ctx.service.artifactPut(ctx.who, {
+      name: input.name,
+      bytes,
+      content_type: contentType,
+      scope: input.scope,
+      metadata: input.metadata,
+    });
+    const p = projectFields(ctx.project, r.project);
+    const a = r.artifact;
+    const text = `Stored artifact "${a.name}" version ${a.version} (id ${a.id}, ${a.size} bytes, sha256 ${a.sha256}).`;
+    return { structured: { artifact: a, ...p }, text: withNotice(text, p.notice) };
+  },
+});
+
+function decode(content: string | undefined, base64: string | undefined): Uint8Array {
+  if ((content === undefined) === (base64 === undefined)) {
+    throw new Invalid('content', 'pass exactly one of content or content_base64');
+  }
+  if (content !== undefined) {
+    if (!content.isWellFormed()) throw new Invalid('content', 'must be valid Unicode (no unpaired surrogate characters)');
+    return new TextEncoder().encode(content);
+  }
+  const clean = (base64 as string).replace(/\s+/g, '');
+  if (!BASE64_RE.test(clean)) throw new Invalid('content_base64', 'must be standard base64 (A–Z, a–z, 0–9, +, /, = padding)');
+  return Uint8Array.from(atob(clean), (c) => c.charCodeAt(0));
+}

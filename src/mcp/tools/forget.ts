@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { Invalid } from '../../domain/errors';
+import { id, project, text } from '../schemas';
+import { defineTool } from '../tool';
+
+export const forget = defineTool({
+  name: 'forget',
+  title: 'Forget',
+  description:
+    'Permanently delete entries or artifact versions by id: their content and bytes are purged. The ledger keeps who forgot what, when and why, with a hash of the content but not the content.',
+  input: z.object({
+    id: id.optional(),
+    ids: z.array(id).min(1).max(100, 'at most 100 ids per call').optional(),
+    reason: text(1, 1024).optional().describe('Why; kept in the ledger.'),
+    project: project.optional(),
+  }),
+  output: z.object({ forgotten: z.array(z.string()), not_found: z.array(z.string()) }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async handler(input, ctx) {
+    if ((input.id === undefined) === (input.ids === undefined)) {
+      throw new Invalid('id', 'pass exactly one of id or ids');
+    }
+    const ids = input.ids ?? [input.id as string];
+    const r = await ctx.service.forget(ctx.who, { ids, reason: input.reason });
+    const parts = [`Forgot ${r.forgotten.length} of ${ids.length}.`];
+    if (r.not_found.length) parts.push(`Not found (or not yours to forget): ${r.not_found.join(', ')}.`);
+    return { structured: r, text: parts.join(' ') };
+  },
+});

@@ -1,0 +1,118 @@
+/**
+ * Database clients for Node: PGlite (embedded, on disk) and a Postgres server through
+ * node-postgres. Each runs the committed migrations as the connecting role, then serves the
+ * service as role `cairn_app`, which row-level security binds.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import type { Store } from '../../domain/ports';
+import { createPgStore } from './store';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+export const APP_ROLE = 'cairn_app';
+const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
+
+export interface DatabaseOptions {
+  /** Postgres URL; when absent the embedded database is used. */
+  databaseUrl?: string | undefined;
+  /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
+  dataDir?: string | undefined;
+  /** Role the service runs as; empty to stay the connecting role. */
+  role?: string | undefined;
+  /** Connections in the node-postgres pool. */
+  poolSize?: number | undefined;
+}
+
+export async function openStore(opts: DatabaseOptions): Promise<Store> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts) : openPglite(opts.dataDir ?? './.cairn/db', opts);
+}
+
+async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store> {
+  const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
+  const client = await PGlite.create(dataDir);
+  const db = drizzlePglite({ client });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  const role = opts.role ?? APP_ROLE;
+  if (role) await client.exec(`SET ROLE ${quoteIdent(role)}`);
+  return createPgStore(
+    (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
+    async () => {
+      await client.close();
+      unlock();
+    },
+  );
+}
+
+/**
+ * The embedded database belongs to one process at a time: a second process opening the same
+ * directory would corrupt it. A lock file names the holder; a stale one (dead pid) is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lock = join(dataDir, 'cairn.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number(readFileSync(lock, 'utf8'));
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `the embedded database in ${dataDir} is in use by process ${holder} (a running cairn server?); stop it first, or use the /admin API`,
+        );
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  throw new Error(`cannot lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Runs the migrations against a Postgres server, one migrator at a time. */
+export async function migratePostgres(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.end();
+  }
+}
+
+async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise<Store> {
+  await migratePostgres(databaseUrl);
+  const role = opts.role ?? APP_ROLE;
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: opts.poolSize ?? 10,
+    ...(role ? { options: `-c role=${role}` } : {}),
+  });
+  pool.on('error', () => {}); // an idle client's error is reported on its next use
+  const db = drizzlePg({ client: pool });
+  return createPgStore(
+    (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
+    () => pool.end(),
+  );
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

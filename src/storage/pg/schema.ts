@@ -1,0 +1,163 @@
+/**
+ * The one drizzle schema of Cairn. Every table that holds an org's data carries `org_id` and is
+ * protected by forced row-level security (see drizzle/0001_*.sql): a query sees only the rows of
+ * the org named by the transaction-local setting `cairn.org`, which the per-call SQL functions set
+ * after authenticating the API key. `object_ids` holds no org data: it only records that an id
+ * exists somewhere, so that an id of another org can be answered 403 instead of "not found".
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
+
+export const orgs = pgTable('orgs', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the secret; the secret itself is never stored. */
+    hash: text('hash').notNull(),
+    /** First characters of the secret, for recognising a key in a list. */
+    prefix: text('prefix').notNull(),
+    name: text('name').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_org_idx').on(t.orgId)],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** Canonical identifier, e.g. `github.com/acme/widgets` or `/home/me/repo`. */
+    canonical: text('canonical').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.canonical] })],
+);
+
+export const entries = pgTable(
+  'entries',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    content: text('content').notNull(),
+    contentSha256: text('content_sha256').notNull(),
+    rationale: text('rationale'),
+    source: text('source'),
+    title: text('title'),
+    status: text('status'),
+    steps: jsonb('steps'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    scope: text('scope').notNull(),
+    project: text('project'),
+    agent: text('agent').notNull(),
+    metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+    supersedes: uuid('supersedes'),
+    supersededBy: uuid('superseded_by'),
+    expiresAt: at('expires_at'),
+    search: tsvector('search').generatedAlwaysAs(
+      sql`to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || content || ' ' || coalesce(rationale, ''))`,
+    ),
+  },
+  (t) => [
+    index('entries_org_created_idx').on(t.orgId, t.createdAt),
+    index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
+    index('entries_search_idx').using('gin', t.search),
+  ],
+);
+
+export const artifacts = pgTable(
+  'artifacts',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    version: integer('version').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    contentType: text('content_type').notNull(),
+    scope: text('scope').notNull(),
+    project: text('project'),
+    agent: text('agent').notNull(),
+    /** Key of the bytes in the blob store; always `<org_id>/<artifact id>`, never derived from the name. */
+    blobKey: text('blob_key').notNull(),
+    metadata: jsonb('metadata').notNull().default(sql`'{}'::jsonb`),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('artifacts_org_name_idx').on(t.orgId, t.name)],
+);
+
+export const ledger = pgTable(
+  'ledger',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    at: at('at').notNull(),
+    agent: text('agent').notNull(),
+    op: text('op').notNull(),
+    entryId: uuid('entry_id'),
+    project: text('project'),
+    contentSha256: text('content_sha256'),
+    reason: text('reason'),
+    prevHash: text('prev_hash').notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.seq] }),
+    index('ledger_org_entry_idx').on(t.orgId, t.entryId),
+  ],
+);
+
+/** The head of each org's ledger chain; its row lock serialises appends per org. */
+export const ledgerHeads = pgTable('ledger_heads', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => orgs.id, { onDelete: 'cascade' }),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+});
+
+export const objectIds = pgTable('object_ids', {
+  id: uuid('id').primaryKey(),
+});
+
+export type EntryRow = typeof entries.$inferSelect;
+export type ArtifactRow = typeof artifacts.$inferSelect;
+export type LedgerRow = typeof ledger.$inferSelect;

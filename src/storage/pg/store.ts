@@ -1,0 +1,131 @@
+/**
+ * The Postgres store: every operation is one statement calling a SQL function from
+ * drizzle/0001_rls_and_functions.sql, so a tool call costs one database round trip on any
+ * driver. Works on any drizzle Postgres database (PGlite, node-postgres, Neon).
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  CairnError,
+  Conflict,
+  Forbidden,
+  Invalid,
+  NotFound,
+  Unauthorized,
+  Unavailable,
+} from '../../domain/errors';
+import type { AdminStore, CallIdentity, Store, StoreOp } from '../../domain/ports';
+import { type ApiKeyInfo, type LedgerEvent, withIsoTimes } from '../../domain/types';
+
+/** The one thing the store needs from a driver: run a statement, get rows back. */
+export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;
+
+const FUNCTIONS: Record<StoreOp, SQL> = {
+  write: sql.raw('cairn_write'),
+  plan: sql.raw('cairn_plan'),
+  recall: sql.raw('cairn_recall'),
+  space: sql.raw('cairn_space'),
+  artifact_put: sql.raw('cairn_artifact_put'),
+  artifact_get: sql.raw('cairn_artifact_get'),
+  forget: sql.raw('cairn_forget'),
+};
+
+export function createPgStore(execute: Execute, close: () => Promise<void>): Store {
+  async function one<T>(query: SQL): Promise<T> {
+    try {
+      const { rows } = await execute(query);
+      return rows[0]?.r as T;
+    } catch (err) {
+      throw mapDbError(err);
+    }
+  }
+
+  const admin: AdminStore = {
+    async createOrg(id, name, key, actor) {
+      const r = await one<{ org: { id: string; name: string }; key: ApiKeyInfo }>(
+        sql`SELECT cairn_admin_create_org(${id}::uuid, ${name}, ${JSON.stringify(key)}::jsonb, ${actor}) AS r`,
+      );
+      return { org: r.org, key: withIsoTimes(r.key) };
+    },
+    async createKey(orgId, key, actor) {
+      return withIsoTimes(
+        await one<ApiKeyInfo>(
+          sql`SELECT cairn_admin_create_key(${orgId}::uuid, ${JSON.stringify(key)}::jsonb, ${actor}) AS r`,
+        ),
+      );
+    },
+    async revokeKey(keyId, actor) {
+      return withIsoTimes(await one<ApiKeyInfo>(sql`SELECT cairn_admin_revoke_key(${keyId}::uuid, ${actor}) AS r`));
+    },
+    async listKeys(orgId) {
+      const keys = await one<ApiKeyInfo[]>(sql`SELECT cairn_admin_list_keys(${orgId}::uuid) AS r`);
+      return keys.map((k) => withIsoTimes(k));
+    },
+    async listOrgs() {
+      const orgs = await one<{ id: string; name: string; created_at: string }[]>(
+        sql`SELECT cairn_admin_list_orgs() AS r`,
+      );
+      return orgs.map((o) => withIsoTimes(o));
+    },
+    async ledgerPage(orgId, afterSeq, limit) {
+      const events = await one<LedgerEvent[]>(
+        sql`SELECT cairn_admin_ledger(${orgId}::uuid, ${afterSeq}, ${limit}) AS r`,
+      );
+      return events.map((e) => withIsoTimes(e));
+    },
+  };
+
+  return {
+    call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>) {
+      return one<Record<string, unknown>>(
+        sql`SELECT ${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(args)}::jsonb) AS r`,
+      );
+    },
+    whoami(keyHash) {
+      return one<{ org_id: string }>(sql`SELECT cairn_whoami(${keyHash}) AS r`);
+    },
+    admin,
+    async ping() {
+      await one(sql`SELECT 1 AS r`);
+    },
+    close,
+  };
+}
+
+const UUID_SYNTAX = '22P02';
+
+/** Maps the SQLSTATE codes raised by the SQL functions to domain errors. */
+export function mapDbError(err: unknown): Error {
+  if (err instanceof CairnError) return err;
+  const e = findPgError(err);
+  const message = e?.message ?? 'database error';
+  switch (e?.code) {
+    case 'CN401':
+      return new Unauthorized();
+    case 'CN403':
+      return new Forbidden(message);
+    case 'CN404':
+      return new NotFound(message);
+    case 'CN409':
+      return new Conflict(message);
+    case 'CN422': {
+      const field = /^(\w+):/.exec(message)?.[1] ?? 'arguments';
+      return new Invalid(field, message.replace(/^\w+:\s*/, ''));
+    }
+    case UUID_SYNTAX:
+      return new Invalid('id', 'not a valid id');
+  }
+  if (!e?.code || /^(08|57P|53)/.test(e.code)) return new Unavailable();
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function findPgError(err: unknown): { code?: string; message: string } | undefined {
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 5; depth++) {
+    const c = cur as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof c.code === 'string' && /^[0-9A-Z]{5}$/.test(c.code)) {
+      return { code: c.code, message: String(c.message ?? '') };
+    }
+    cur = c.cause;
+  }
+  return undefined;
+}
