@@ -31,14 +31,15 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
   return {
     url: env.CAIRN_BASE_URL ?? `http://${host}:${port}`,
     port,
     config,
     store,
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
+    close() {
+      closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => store.close());
+      return closing;
     },
   };
 }

@@ -10,6 +10,8 @@ export interface TestDatabase {
   url: string;
   /** A superuser client on the test database, for inspecting what is stored. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs statements on a fresh connection as `role` (e.g. the service role, bound by row-level security). */
+  queryAs<T extends Record<string, unknown> = Record<string, unknown>>(role: string, sql: string, params?: unknown[]): Promise<T[]>;
   drop(): Promise<void>;
 }
 
@@ -35,6 +37,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url,
     async query(sql, params) {
       return (await inspector.query(sql, params)).rows;
+    },
+    async queryAs(role, sql, params) {
+      const c = new pg.Client({ connectionString: url, options: `-c role=${role}` });
+      await c.connect();
+      try {
+        const r = (await c.query(sql, params)) as pg.QueryResult | pg.QueryResult[];
+        return (Array.isArray(r) ? (r.at(-1)?.rows ?? []) : r.rows) as never;
+      } finally {
+        await c.end();
+      }
     },
     async drop() {
       await inspector.end();

@@ -1,0 +1,79 @@
+/** forget leaves no content behind: not in the database, not in the blob store; the ledger keeps the event. */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/domain/hash';
+import { connect, type McpSession } from '../helpers/clients';
+import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+
+const CONTENT = 'the-password-is-hunter2-forget-me';
+const BYTES = 'artifact-bytes-that-must-vanish';
+
+/** Every text-like column of every table, as one string per row (superuser: no row-level security). */
+const DUMP = `
+  SELECT 'entries' AS t, row_to_json(e)::text AS row FROM entries e
+  UNION ALL SELECT 'artifacts', row_to_json(a)::text FROM artifacts a
+  UNION ALL SELECT 'ledger', row_to_json(l)::text FROM ledger l`;
+
+describe.each(DB_KINDS)('forget on %s', (db) => {
+  let t: TestServer;
+  let s: McpSession;
+  let orgId: string;
+  let entryId: string;
+  let artifactId: string;
+
+  beforeAll(async () => {
+    t = await startTestServer(db);
+    const org = await t.createOrg('acme');
+    orgId = org.orgId;
+    s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'cleaner', project: '/srv/repo' });
+    entryId = ((await s.call('remember', { content: CONTENT })).structured.entry as { id: string }).id;
+    artifactId = ((await s.call('artifact_put', { name: 'secret.txt', content: BYTES })).structured.artifact as { id: string }).id;
+  });
+  afterAll(async () => {
+    await s?.close();
+    await t?.close();
+  });
+
+  async function blobFiles(): Promise<string[]> {
+    const dir = join(t.blobsDir, orgId);
+    return readdir(dir).catch(() => []);
+  }
+
+  it('stores the bytes under the org, keyed by id, never by name', async () => {
+    expect(await blobFiles()).toEqual([artifactId]);
+  });
+
+  it('purges content and bytes; the ledger keeps who, when, why and the content hash', async () => {
+    const f = await s.call('forget', { ids: [entryId, artifactId], reason: 'contains a password' });
+    expect(f.structured).toEqual({ forgotten: [entryId, artifactId], not_found: [] });
+    expect(await blobFiles()).toEqual([]);
+    expect((await s.call('artifact_get', { id: artifactId })).text).toMatch(/not found/);
+
+    const ledger = await s.call('space', { view: 'ledger', entry_id: entryId });
+    expect(ledger.structured.events).toEqual([
+      expect.objectContaining({ op: 'forget', agent: 'cleaner', reason: 'contains a password', content_sha256: await sha256Hex(CONTENT) }),
+      expect.objectContaining({ op: 'remember', agent: 'cleaner' }),
+    ]);
+
+    let rows: { t: string; row: string }[];
+    if (t.pg) {
+      rows = await t.pg.query<{ t: string; row: string }>(DUMP);
+    } else {
+      await s.close();
+      await t.server.close();
+      const inspect = await PGlite.create(join(t.dataDir, 'db'));
+      rows = (await inspect.query<{ t: string; row: string }>(DUMP)).rows;
+      await inspect.close();
+    }
+    expect(rows.filter((r) => r.t === 'ledger').length).toBeGreaterThanOrEqual(4);
+    for (const r of rows) {
+      expect(r.row).not.toContain(CONTENT);
+      expect(r.row).not.toContain(BYTES);
+      expect(r.row).not.toContain('secret.txt');
+    }
+    expect(rows.some((r) => r.row.includes(entryId))).toBe(true); // only in the ledger
+    expect(rows.filter((r) => r.row.includes(entryId)).every((r) => r.t === 'ledger')).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+/** The ledger answers "which agent decided X", stays contiguous, and its verifier catches tampering. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../helpers/clients';
+import { ADMIN_TOKEN, DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+
+describe.each(DB_KINDS)('ledger on %s', (db) => {
+  let t: TestServer;
+  let orgId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestServer(db);
+    ({ orgId, key } = await t.createOrg('acme'));
+  });
+  afterAll(() => t?.close());
+
+  const verify = async () => {
+    const res = await fetch(`${t.url}/admin/orgs/${orgId}/ledger/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+
+  it('answers which agent decided something, and verifies', async () => {
+    const alice = await connect('v2', t.mcpUrl, { key, agent: 'alice' });
+    const bob = await connect('v1', t.mcpUrl, { key, agent: 'bob' });
+    const d = await bob.call('decide', { content: 'Adopt trunk-based development', rationale: 'fewer merge conflicts' });
+    const id = (d.structured.entry as { id: string }).id;
+    await alice.call('remember', { content: 'alice was here' });
+    // concurrent writers from two agents keep the chain contiguous
+    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? alice : bob).call('observe', { content: `event ${i}` })));
+
+    const found = await alice.call('recall', { query: 'trunk-based development', kinds: ['decision'] });
+    const hit = (found.structured.hits as { id: string; agent: string }[])[0];
+    expect(hit).toMatchObject({ id, agent: 'bob' });
+    const events = await alice.call('space', { view: 'ledger', entry_id: id });
+    expect(events.structured.events).toEqual([expect.objectContaining({ op: 'decide', agent: 'bob', entry_id: id })]);
+    expect(events.text).toMatch(/bob decide/);
+
+    const all = await alice.call('space', { view: 'ledger', limit: 500 });
+    const seqs = (all.structured.events as { seq: number }[]).map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs.length - i));
+    expect(await verify()).toEqual({ ok: true, events: seqs.length, broken_at: null });
+    await alice.close();
+    await bob.close();
+  });
+
+  it.runIf(db === 'postgres')('reports the first broken link when an event is altered', async () => {
+    await t.pg?.query(`UPDATE ledger SET agent = 'mallory' WHERE org_id = $1 AND seq = 3`, [orgId]);
+    expect(await verify()).toMatchObject({ ok: false, broken_at: 3 });
+  });
+
+  it.runIf(db === 'postgres')('gives the service role no way to change or delete ledger events', async () => {
+    await expect(t.pg?.queryAs('cairn_app', `UPDATE ledger SET reason = 'x'`)).rejects.toThrow(/permission denied/);
+    await expect(t.pg?.queryAs('cairn_app', 'DELETE FROM ledger')).rejects.toThrow(/permission denied/);
+  });
+});

@@ -1,0 +1,99 @@
+/** Bad input gets a clear error naming what to fix, and loses nothing already stored. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type McpSession, rawPost, toolCall } from '../helpers/clients';
+import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+
+describe.each(DB_KINDS)('bad input on %s', (db) => {
+  let t: TestServer;
+  let key: string;
+  let s: McpSession;
+  let keep: string;
+
+  beforeAll(async () => {
+    t = await startTestServer(db, { CAIRN_MAX_BODY_BYTES: String(256 * 1024), CAIRN_MAX_ARTIFACT_BYTES: String(64 * 1024) });
+    ({ key } = await t.createOrg('acme'));
+    s = await connect('v2', t.mcpUrl, { key, agent: 'tester' });
+    keep = ((await s.call('remember', { content: 'precious memory that must survive' })).structured.entry as { id: string }).id;
+  });
+  afterAll(async () => {
+    await s?.close();
+    await t?.close();
+  });
+
+  async function rpcError(tool: string, args: Record<string, unknown>) {
+    const res = await rawPost(t.mcpUrl, toolCall(tool, args), { 'X-Svc-Key': key });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.result, `${tool} ${JSON.stringify(args).slice(0, 80)} should be refused`).toBeUndefined();
+    return body.error as { code: number; message: string; data?: { field?: string } };
+  }
+
+  it.each([
+    ['remember', {}, 'content'],
+    ['remember', { content: '' }, 'content'],
+    ['remember', { content: 42 }, 'content'],
+    ['remember', { content: 'ok', ttl_seconds: -5 }, 'ttl_seconds'],
+    ['remember', { content: 'ok', metadata: 'not an object' }, 'metadata'],
+    ['remember', { content: 'ok', metadata: { big: 'x'.repeat(5000) } }, 'metadata'],
+    ['remember', { content: 'ok', supersedes: 'not-an-id' }, 'supersedes'],
+    ['remember', { content: 'ok', scope: 'galaxy' }, 'scope'],
+    ['remember', { content: 'ok', tags: ['a', 7] }, 'tags.1'],
+    ['decide', { content: 'only a decision' }, 'rationale'],
+    ['plan', { steps: [] }, 'title'],
+    ['plan', { title: 't', steps: [{ text: 'x', status: 'sleeping' }] }, 'steps.0.status'],
+    ['plan', { title: 't', status: 'done' }, 'status'],
+    ['recall', {}, 'query'],
+    ['recall', { query: 'x', limit: 1000 }, 'limit'],
+    ['recall', { query: 'x', since: 'yesterday' }, 'since'],
+    ['artifact_put', { name: 'a.txt' }, 'content'],
+    ['artifact_put', { name: 'a.txt', content: 'x', content_base64: 'eA==' }, 'content'],
+    ['artifact_put', { name: 'a.txt', content_base64: '***' }, 'content_base64'],
+    ['artifact_put', { name: 'bad\nname', content: 'x' }, 'name'],
+    ['artifact_get', {}, 'id'],
+    ['forget', {}, 'id'],
+    ['forget', { ids: Array.from({ length: 101 }, () => '01900000-0000-7000-8000-000000000000') }, 'ids'],
+    ['space', { view: 'everything' }, 'view'],
+  ] as const)('%s %j → -32602 naming %s', async (tool, args, field) => {
+    const err = await rpcError(tool, args as Record<string, unknown>);
+    expect(err.code).toBe(-32602);
+    expect(err.message).toContain(field);
+  });
+
+  it('refuses NUL bytes and unpaired surrogates in text with a clear message', async () => {
+    const nul = await rpcError('remember', { content: 'before\u0000after' });
+    expect(nul).toMatchObject({ code: -32602 });
+    expect(nul.message).toMatch(/content: must not contain NUL/);
+    const surrogate = await rpcError('note', { content: 'broken \ud800 pair' });
+    expect(surrogate.message).toMatch(/content: must be valid Unicode/);
+    const meta = await rpcError('observe', { content: 'x', metadata: { k: 'a\u0000b' } });
+    expect(meta.message).toMatch(/metadata/);
+  });
+
+  it('refuses oversized content and artifacts, naming the limit', async () => {
+    const big = await rpcError('remember', { content: 'x'.repeat(16_385) });
+    expect(big.message).toMatch(/content: must be at most 16384 characters/);
+    const art = await rpcError('artifact_put', { name: 'big.bin', content: 'y'.repeat(65 * 1024) });
+    expect(art.message).toMatch(/content: .*limit is 65536 bytes/);
+  });
+
+  it('answers 413 for a body over the limit, before parsing it', async () => {
+    const res = await rawPost(t.mcpUrl, toolCall('remember', { content: 'z'.repeat(300 * 1024) }), { 'X-Svc-Key': key });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32013 } });
+  });
+
+  it('answers a body that is not JSON with a parse error', async () => {
+    const res = await rawPost(t.mcpUrl, '{not json', { 'X-Svc-Key': key });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toMatch(/Parse error/);
+  });
+
+  it('lost nothing: the memory stored before all of this is intact and nothing else was written', async () => {
+    const r = await s.call('recall', { query: '', limit: 100 });
+    expect((r.structured.hits as { id: string; content: string }[]).map((h) => [h.id, h.content])).toEqual([
+      [keep, 'precious memory that must survive'],
+    ]);
+    const ledger = await s.call('space', { view: 'ledger' });
+    expect((ledger.structured.events as { op: string }[]).map((e) => e.op)).toEqual(['remember', 'key.create']);
+  });
+});
