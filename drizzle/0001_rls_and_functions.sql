@@ -630,7 +630,7 @@ BEGIN
   PERFORM set_config('cairn.operator', 'on', true);
   SELECT * INTO v_k FROM api_keys WHERE id = p_key_id;
   PERFORM set_config('cairn.operator', '', true);
-  IF NOT FOUND THEN
+  IF v_k.id IS NULL THEN
     RAISE EXCEPTION 'key % not found', p_key_id USING ERRCODE = 'CN404';
   END IF;
   PERFORM set_config('cairn.org', v_k.org_id::text, true);

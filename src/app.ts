@@ -44,7 +44,9 @@ export function createApp(deps: Deps) {
       return c.json({ ok: false, version: config.version }, 503);
     }
   });
-  app.get('/', (c) => c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`));
+  app.get('/', (c) =>
+    c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`),
+  );
   app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
   app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes }));
   app.route('/admin', adminRoutes(store, config.adminToken));

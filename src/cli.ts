@@ -5,7 +5,7 @@
  */
 import { createOperator } from './auth/operator';
 import { parseConfig } from './config';
-import { startServer, openStoreFor } from './node';
+import { openStoreFor, startServer } from './node';
 
 const USAGE = `usage: cairn <command>
   serve                              start the server (embedded database unless DATABASE_URL is set)
@@ -49,12 +49,18 @@ async function serveCommand() {
   const server = await startServer(process.env);
   const orgs = await server.store.admin.listOrgs();
   console.log(`Cairn ${server.config.version} is serving MCP at ${server.url}/mcp`);
-  console.log(`Database: ${server.config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded, in ${server.config.dataDir}/db`}`);
+  console.log(
+    `Database: ${server.config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded, in ${server.config.dataDir}/db`}`,
+  );
   if (orgs.length === 0) {
     const created = await createOperator(server.store, 'first-start').createOrg('default');
     console.log(`\nFirst start: created org "default" (${created.org.id}) and its first API key.`);
-    console.log(`API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`);
-    console.log('Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).');
+    console.log(
+      `API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`,
+    );
+    console.log(
+      'Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).',
+    );
   }
   const stop = async () => {
     await server.close();
@@ -70,16 +76,19 @@ async function operatorCommand(args: Args): Promise<unknown> {
   const ops = createOperator(store, 'cli');
   const [noun, verb, arg] = args.words;
   try {
-    switch (`${noun} ${verb}`) {
-      case 'migrate undefined':
-        return { ok: true, migrated: true };
+    switch (noun === 'migrate' ? noun : `${noun} ${verb}`) {
+      case 'migrate':
+        return { ok: true, migrated: true }; // opening the store applied them
       case 'org create':
         if (!arg) throw new Error(`org create needs a NAME\n${USAGE}`);
         return await ops.createOrg(arg);
       case 'org list':
         return { orgs: await store.admin.listOrgs() };
       case 'key create':
-        return await ops.createKey(need(args.flags, 'org'), typeof args.flags.name === 'string' ? args.flags.name : 'cli key');
+        return await ops.createKey(
+          need(args.flags, 'org'),
+          typeof args.flags.name === 'string' ? args.flags.name : 'cli key',
+        );
       case 'key list':
         return { keys: await store.admin.listKeys(need(args.flags, 'org')) };
       case 'key revoke':
@@ -104,7 +113,11 @@ function printHuman(result: unknown) {
   } else if (key?.secret) {
     console.log(`Created key ${key.id}.\nAPI key (shown once): ${key.secret}`);
   } else if ('broken_at' in r) {
-    console.log(r.ok ? `Ledger verified: ${r.events} events, chain intact.` : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`);
+    console.log(
+      r.ok
+        ? `Ledger verified: ${r.events} events, chain intact.`
+        : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
+    );
   } else {
     console.log(JSON.stringify(result, null, 2));
   }

@@ -31,14 +31,29 @@ const list = z
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z.string().url().optional().or(z.literal('').transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   CAIRN_DATA_DIR: z.string().default('./.cairn'),
-  CAIRN_DB_ROLE: z.string().regex(/^[a-z_][a-z0-9_]*$|^$/).default('cairn_app'),
+  CAIRN_DB_ROLE: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$|^$/)
+    .default('cairn_app'),
   CAIRN_ADMIN_TOKEN: z.string().min(16, 'CAIRN_ADMIN_TOKEN must be at least 16 characters').optional(),
   CAIRN_ALLOWED_ORIGINS: list,
   CAIRN_ALLOWED_HOSTS: list,
-  CAIRN_MAX_BODY_BYTES: z.coerce.number().int().positive().default(8 * MiB),
-  CAIRN_MAX_ARTIFACT_BYTES: z.coerce.number().int().positive().default(5 * MiB),
+  CAIRN_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * MiB),
+  CAIRN_MAX_ARTIFACT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * MiB),
   CAIRN_BASE_URL: z.string().url().optional(),
 });
 

@@ -58,6 +58,13 @@ export class LimitExceeded extends CairnError {
   }
 }
 
+/** A request body that is not JSON: JSON-RPC -32700. */
+export class ParseError extends CairnError {
+  constructor() {
+    super('Parse error: the body must be a JSON-RPC message in UTF-8 JSON', 400);
+  }
+}
+
 /** The database or blob store could not serve the request: HTTP 503. */
 export class Unavailable extends CairnError {
   constructor(message = 'the service is temporarily unavailable; retry shortly') {

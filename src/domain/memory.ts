@@ -6,7 +6,7 @@
 import { Invalid, NotFound } from './errors';
 import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
-import { DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, type PlanStatus, allowedFrom } from './plans';
+import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Store } from './ports';
 import {
   type Artifact,
@@ -116,7 +116,11 @@ export function createMemoryService(deps: MemoryDeps) {
         default_scope: w.defaultScope,
         dedup: w.dedup,
       });
-      return { entry: withIsoTimes(r.entry as Entry), deduplicated: r.deduplicated === true, project: r.project as string | null };
+      return {
+        entry: withIsoTimes(r.entry as Entry),
+        deduplicated: r.deduplicated === true,
+        project: r.project as string | null,
+      };
     },
 
     async plan(who: CallIdentity, input: PlanInput) {

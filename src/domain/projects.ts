@@ -55,7 +55,9 @@ function hostPath(host: string, port: string, path: string, scheme: string): str
 
 /** `https://…`, `http://…`, `ssh://…`, `git://…`, `git+ssh://…`. Credentials are dropped. */
 function fromUrl(input: string): string | null {
-  const m = /^(https?|ssh|git|git\+ssh|ssh\+git):\/\/(?:[^@/]*@)?([^/:?#]+)(?::(\d*))?(\/[^?#]*)?(?:[?#].*)?$/i.exec(input);
+  const m = /^(https?|ssh|git|git\+ssh|ssh\+git):\/\/(?:[^@/]*@)?([^/:?#]+)(?::(\d*))?(\/[^?#]*)?(?:[?#].*)?$/i.exec(
+    input,
+  );
   if (!m) return null;
   const scheme = (m[1] ?? '').toLowerCase().includes('ssh') ? 'ssh' : (m[1] ?? '').toLowerCase();
   return hostPath(m[2] ?? '', m[3] ?? '', m[4] ?? '', scheme);

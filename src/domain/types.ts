@@ -78,7 +78,16 @@ export function isoTimeOrNull(value: unknown): string | null {
   return value === null || value === undefined ? null : isoTime(value);
 }
 
-const TIME_FIELDS = ['created_at', 'updated_at', 'expires_at', 'at', 'last_used_at', 'revoked_at', 'first_at', 'last_at'];
+const TIME_FIELDS = [
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'at',
+  'last_used_at',
+  'revoked_at',
+  'first_at',
+  'last_at',
+];
 
 /** Normalises the timestamp fields of a row from the database, leaving the rest as is. */
 export function withIsoTimes<T>(row: T): T {

@@ -9,7 +9,9 @@ import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import type { Store } from '../domain/ports';
 
-const nameBody = z.object({ name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters') });
+const nameBody = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+});
 
 export function adminRoutes(store: Store, token: string | undefined) {
   const app = new Hono();
@@ -18,7 +20,8 @@ export function adminRoutes(store: Store, token: string | undefined) {
   app.use('*', async (c, next) => {
     if (!token) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
     const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-    if (!(await sameSecret(given, token))) throw new Unauthorized('missing or wrong admin token (Authorization: Bearer …)');
+    if (!(await sameSecret(given, token)))
+      throw new Unauthorized('missing or wrong admin token (Authorization: Bearer …)');
     await next();
   });
 
@@ -32,7 +35,9 @@ export function adminRoutes(store: Store, token: string | undefined) {
     return c.json(await ops.createKey(uuidParam(c.req.param('id')), name), 201);
   });
   app.get('/orgs/:id/keys', async (c) => c.json({ keys: await store.admin.listKeys(uuidParam(c.req.param('id'))) }));
-  app.delete('/keys/:id', async (c) => c.json({ key: await store.admin.revokeKey(uuidParam(c.req.param('id')), 'admin-api') }));
+  app.delete('/keys/:id', async (c) =>
+    c.json({ key: await store.admin.revokeKey(uuidParam(c.req.param('id')), 'admin-api') }),
+  );
   app.get('/orgs/:id/ledger/verify', async (c) => c.json(await ops.verifyLedger(uuidParam(c.req.param('id')))));
   return app;
 }

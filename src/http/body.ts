@@ -1,5 +1,5 @@
 /** Reads a request body up to a byte limit, answering 413 before parsing anything larger. */
-import { CairnError, LimitExceeded } from '../domain/errors';
+import { LimitExceeded, ParseError } from '../domain/errors';
 
 export async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
   const tooLarge = () => new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
@@ -33,6 +33,6 @@ export function parseJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
-    throw new CairnError('Parse error: the body must be a JSON-RPC message in UTF-8 JSON', 400);
+    throw new ParseError();
   }
 }

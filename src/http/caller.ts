@@ -9,7 +9,8 @@ const MAX_AGENT = 128;
 export async function callerFromHeaders(headers: Headers): Promise<Caller> {
   const key = (headers.get('x-svc-key') ?? headers.get('x-legacy-key') ?? '').trim();
   if (!key) throw new Unauthorized('missing API key: send it in the X-Svc-Key header');
-  if (!KEY_RE.test(key)) throw new Unauthorized('malformed API key: keys look like svc_ followed by at least 32 letters and digits');
+  if (!KEY_RE.test(key))
+    throw new Unauthorized('malformed API key: keys look like svc_ followed by at least 32 letters and digits');
   const agent = parseAgent(headers.get('x-svc-agent'));
   return {
     keyHash: await hashKey(key),

@@ -1,5 +1,5 @@
 /** Errors outside a tool result: HTTP status plus a JSON-RPC error body. */
-import { CairnError, LimitExceeded, Unauthorized } from '../domain/errors';
+import { CairnError, LimitExceeded, ParseError, Unauthorized } from '../domain/errors';
 
 const CODES: Record<number, number> = {
   400: -32600,
@@ -17,8 +17,13 @@ const CODES: Record<number, number> = {
 /** The `WWW-Authenticate` challenge of a 401: the key goes in the X-Svc-Key header. */
 export const KEY_CHALLENGE = 'X-Svc-Key realm="cairn"';
 
-export function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  const body = { jsonrpc: '2.0', error: { code: CODES[status] ?? -32603, message }, id: null };
+export function jsonRpcError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = CODES[status] ?? -32603,
+): Response {
+  const body = { jsonrpc: '2.0', error: { code, message }, id: null };
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
@@ -33,7 +38,7 @@ export function errorResponse(err: unknown, log: (message: string, err?: unknown
     if (err instanceof LimitExceeded && err.retryAfterSeconds !== undefined) {
       headers['retry-after'] = String(err.retryAfterSeconds);
     }
-    return jsonRpcError(err.status, err.message, headers);
+    return jsonRpcError(err.status, err.message, headers, err instanceof ParseError ? -32700 : undefined);
   }
   log('unhandled error', err);
   return jsonRpcError(500, 'internal error');

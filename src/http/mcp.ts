@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import type { Store } from '../domain/ports';
-import type { Exchange, createMcpEndpoint } from '../mcp/server';
+import type { createMcpEndpoint, Exchange } from '../mcp/server';
 import { parseJson, readLimited } from './body';
 import { callerFromHeaders } from './caller';
 import { jsonRpcError } from './errors';
@@ -37,7 +37,9 @@ export function mcpRoutes({ store, endpoint, maxBodyBytes }: McpRouteDeps) {
   app.get('/', async (c) => {
     const caller = await callerFromHeaders(c.req.raw.headers);
     await store.whoami(caller.keyHash);
-    return jsonRpcError(405, 'Method not allowed: this server is stateless; POST JSON-RPC messages to /mcp', { allow: 'POST' });
+    return jsonRpcError(405, 'Method not allowed: this server is stateless; POST JSON-RPC messages to /mcp', {
+      allow: 'POST',
+    });
   });
   app.delete('/', () => jsonRpcError(405, 'Method not allowed: this server keeps no sessions', { allow: 'POST' }));
   app.all('/', () => jsonRpcError(405, 'Method not allowed', { allow: 'POST' }));
@@ -45,6 +47,10 @@ export function mcpRoutes({ store, endpoint, maxBodyBytes }: McpRouteDeps) {
 }
 
 function isToolCall(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && (body as { method?: unknown }).method === 'tools/call';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    (body as { method?: unknown }).method === 'tools/call'
+  );
 }
-

@@ -27,7 +27,10 @@ export const id = z.string().regex(UUID_RE, 'must be an id returned by a Cairn t
 
 export const isoTime = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z');
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}/.test(s) && !Number.isNaN(Date.parse(s)),
+    'must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z',
+  );
 
 export const tags = z
   .array(text(1, 64).refine((s) => s.trim() === s, 'must not start or end with spaces'))
@@ -46,7 +49,10 @@ function jsonHasNul(v: unknown, depth = 0): boolean {
 
 export const metadata = z
   .record(z.string(), z.unknown())
-  .refine((m) => new TextEncoder().encode(JSON.stringify(m)).length <= MAX_METADATA_BYTES, `must be at most ${MAX_METADATA_BYTES} bytes as JSON`)
+  .refine(
+    (m) => new TextEncoder().encode(JSON.stringify(m)).length <= MAX_METADATA_BYTES,
+    `must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
+  )
   .refine((m) => !jsonHasNul(m), 'must not contain NUL characters, unpaired surrogates or nesting deeper than 32')
   .describe('Any JSON object (up to 4 KiB), returned as given.');
 

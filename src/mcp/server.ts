@@ -5,13 +5,13 @@
  * status of the whole exchange (see `Exchange`); the rest become `isError` results.
  */
 import {
+  createMcpHandler,
+  isLegacyRequest,
   type McpRequestContext,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   WebStandardStreamableHTTPServerTransport,
-  createMcpHandler,
-  isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CairnError, Forbidden, Invalid, Unauthorized, Unavailable } from '../domain/errors';
@@ -60,12 +60,18 @@ function formatIssues(error: z.ZodError): { message: string; field: string } {
 }
 
 function buildServer(opts: ServeOptions, exchange: Exchange): Server {
-  const server = new Server({ name: 'cairn', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'cairn', version: opts.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler('tools/list', async () => ({ tools: listed }));
   server.setRequestHandler('tools/call', async (request) => {
     const entry = byName.get(request.params.name);
     if (!entry) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${request.params.name}"; call tools/list for the ten tools`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool "${request.params.name}"; call tools/list for the ten tools`,
+      );
     }
     const parsed = entry.tool.input.safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
@@ -96,7 +102,9 @@ async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOp
     };
   } catch (err) {
     if (err instanceof Invalid) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments: ${err.message}`, { field: err.field });
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments: ${err.message}`, {
+        field: err.field,
+      });
     }
     if (err instanceof Unauthorized || err instanceof Forbidden || err instanceof Unavailable) {
       exchange.failure = err;
@@ -105,7 +113,12 @@ async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOp
     if (err instanceof CairnError) return { content: [{ type: 'text', text: err.message }], isError: true };
     opts.log(`tool ${tool.name} failed`, err);
     return {
-      content: [{ type: 'text', text: 'Cairn hit an unexpected error; nothing is known to be stored. Retry, and report it if it repeats.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Cairn hit an unexpected error; nothing is known to be stored. Retry, and report it if it repeats.',
+        },
+      ],
       isError: true,
     };
   }
@@ -117,15 +130,27 @@ async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOp
  */
 export function createMcpEndpoint(opts: ServeOptions) {
   const factory = (ctx: McpRequestContext) => buildServer(opts, ctx.authInfo?.extra?.exchange as Exchange);
-  const modern = createMcpHandler(factory, { legacy: 'reject', responseMode: 'auto', maxRequestBodySize: opts.maxBodyBytes });
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    responseMode: 'auto',
+    maxRequestBodySize: opts.maxBodyBytes,
+  });
 
   return async function serve(request: Request, body: unknown, exchange: Exchange): Promise<Response> {
-    const authInfo = { token: exchange.caller.keyHash, clientId: exchange.caller.agent, scopes: [], extra: { exchange } };
+    const authInfo = {
+      token: exchange.caller.keyHash,
+      clientId: exchange.caller.agent,
+      scopes: [],
+      extra: { exchange },
+    };
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: opts.maxBodyBytes }))) {
       return modern.fetch(request, { authInfo, parsedBody: body });
     }
     const server = buildServer(opts, exchange);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       return await transport.handleRequest(request, { authInfo, parsedBody: body });

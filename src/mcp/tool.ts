@@ -25,7 +25,10 @@ export interface ToolContext {
 /** Extra content blocks a tool may return besides its text rendering (e.g. an embedded resource). */
 export type ContentBlock =
   | { type: 'text'; text: string }
-  | { type: 'resource'; resource: { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string } };
+  | {
+      type: 'resource';
+      resource: { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string };
+    };
 
 export interface ToolResult<O> {
   structured: O;
@@ -48,7 +51,12 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: T
 }
 
 export const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-export const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+export const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+} as const;
 
 /** What a result says about the project it used; `read` when an unknown project fell back. */
 export function projectFields(

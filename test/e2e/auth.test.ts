@@ -37,7 +37,13 @@ describe.each(DB_KINDS)('authentication on %s', (db) => {
   });
 
   it('answers 401 for a missing, malformed, unknown key or a wrong header name', async () => {
-    for (const headers of [{}, { 'X-Svc-Key': 'not-a-key' }, { 'X-Svc-Key': `svc_${'A'.repeat(40)}` }, { 'X-Api-Key': key }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { 'X-Svc-Key': 'not-a-key' },
+      { 'X-Svc-Key': `svc_${'A'.repeat(40)}` },
+      { 'X-Api-Key': key },
+    ];
+    for (const headers of attempts) {
       const res = await rawPost(t.mcpUrl, INIT, headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBeTruthy();
@@ -53,7 +59,10 @@ describe.each(DB_KINDS)('authentication on %s', (db) => {
     const r = await legacy.call('remember', { content: 'written through X-Legacy-Key' });
     expect(r.structured.entry).toMatchObject({ agent: 'old-client' });
     await legacy.close();
-    const both = await rawPost(t.mcpUrl, INIT, { 'X-Svc-Key': key, 'X-Legacy-Key': 'svc_wrongwrongwrongwrongwrongwrongwrong' });
+    const both = await rawPost(t.mcpUrl, INIT, {
+      'X-Svc-Key': key,
+      'X-Legacy-Key': 'svc_wrongwrongwrongwrongwrongwrongwrong',
+    });
     expect(both.status).toBe(200);
     const bothWrong = await rawPost(t.mcpUrl, INIT, { 'X-Svc-Key': `svc_${'C'.repeat(40)}`, 'X-Legacy-Key': key });
     expect(bothWrong.status).toBe(401);
@@ -66,13 +75,17 @@ describe.each(DB_KINDS)('authentication on %s', (db) => {
     await t.revokeKey(id2);
     await expect(s.call('recall', { query: '' })).rejects.toThrow(/revoked API key/);
     expect((await rawPost(t.mcpUrl, INIT, { 'X-Svc-Key': k2 })).status).toBe(401);
-    expect((await rawPost(t.mcpUrl, toolCall('remember', { content: 'after revoke' }), { 'X-Svc-Key': k2 })).status).toBe(401);
+    expect(
+      (await rawPost(t.mcpUrl, toolCall('remember', { content: 'after revoke' }), { 'X-Svc-Key': k2 })).status,
+    ).toBe(401);
     // the org's other key still works, and nothing was written by the revoked one
     const s1 = await connect('v2', t.mcpUrl, { key, agent: 'auditor' });
     const r = await s1.call('recall', { query: 'after revoke' });
     expect(r.structured.hits).toEqual([]);
     const ledger = await s1.call('space', { view: 'ledger' });
-    expect(ledger.structured.events).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'key.revoke', entry_id: id2 })]));
+    expect(ledger.structured.events).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: 'key.revoke', entry_id: id2 })]),
+    );
     await s1.close();
     await s.close().catch(() => {});
     expect(keyId).toBeTruthy();
@@ -119,7 +132,13 @@ function requestWithHost(url: string, host: string, key: string): Promise<number
       url,
       {
         method: 'POST',
-        headers: { host, 'x-svc-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) },
+        headers: {
+          host,
+          'x-svc-key': key,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+        },
       },
       (res) => {
         res.resume();

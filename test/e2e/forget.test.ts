@@ -29,7 +29,9 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
     orgId = org.orgId;
     s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'cleaner', project: '/srv/repo' });
     entryId = ((await s.call('remember', { content: CONTENT })).structured.entry as { id: string }).id;
-    artifactId = ((await s.call('artifact_put', { name: 'secret.txt', content: BYTES })).structured.artifact as { id: string }).id;
+    artifactId = (
+      (await s.call('artifact_put', { name: 'secret.txt', content: BYTES })).structured.artifact as { id: string }
+    ).id;
   });
   afterAll(async () => {
     await s?.close();
@@ -53,7 +55,12 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
 
     const ledger = await s.call('space', { view: 'ledger', entry_id: entryId });
     expect(ledger.structured.events).toEqual([
-      expect.objectContaining({ op: 'forget', agent: 'cleaner', reason: 'contains a password', content_sha256: await sha256Hex(CONTENT) }),
+      expect.objectContaining({
+        op: 'forget',
+        agent: 'cleaner',
+        reason: 'contains a password',
+        content_sha256: await sha256Hex(CONTENT),
+      }),
       expect.objectContaining({ op: 'remember', agent: 'cleaner' }),
     ]);
 

@@ -30,7 +30,9 @@ describe.each(DB_KINDS)('isolation on %s', (db) => {
     ids.decision = await entry('decide', { content: `decision ${SECRET_A}`, rationale: SECRET_A });
     ids.note = await entry('note', { content: `note ${SECRET_A}` });
     ids.plan = await entry('plan', { title: `plan ${SECRET_A}` });
-    ids.artifact = ((await a.call('artifact_put', { name: 'secret.txt', content: SECRET_A })).structured.artifact as { id: string }).id;
+    ids.artifact = (
+      (await a.call('artifact_put', { name: 'secret.txt', content: SECRET_A })).structured.artifact as { id: string }
+    ).id;
   });
   afterAll(async () => {
     await a?.close();
@@ -59,7 +61,7 @@ describe.each(DB_KINDS)('isolation on %s', (db) => {
       expect(all).not.toContain(SECRET_A);
       for (const id of Object.values(ids)) expect(all).not.toContain(id);
     }
-    expect((outputs[0]?.structured.hits as unknown[]).length).toBe(0);
+    expect(outputs[0]?.structured.hits).toEqual([]);
     expect(outputs[3]?.structured.counts).toEqual({});
     expect(outputs[7]?.isError).toBe(true);
   });
@@ -90,8 +92,13 @@ describe.each(DB_KINDS)('isolation on %s', (db) => {
   it('keeps agent-scope entries private between two agents of one org', async () => {
     const bob = await connect('v1', t.mcpUrl, { key: keyA, agent: 'bob', project: PROJECT });
     try {
-      const privatePlan = ((await a.call('plan', { title: 'alice private plan', scope: 'agent' })).structured.entry as { id: string }).id;
-      const privateArt = ((await a.call('artifact_put', { name: 'diary.txt', content: 'dear diary', scope: 'agent' })).structured.artifact as { id: string }).id;
+      const privatePlan = (
+        (await a.call('plan', { title: 'alice private plan', scope: 'agent' })).structured.entry as { id: string }
+      ).id;
+      const privateArt = (
+        (await a.call('artifact_put', { name: 'diary.txt', content: 'dear diary', scope: 'agent' })).structured
+          .artifact as { id: string }
+      ).id;
       for (const scope of ['org', 'project', 'agent']) {
         const r = await bob.call('recall', { query: `note ${SECRET_A}`, scope, limit: 100 });
         expect((r.structured.hits as { id: string }[]).map((h) => h.id)).not.toContain(ids.note);

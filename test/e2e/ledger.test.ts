@@ -15,7 +15,9 @@ describe.each(DB_KINDS)('ledger on %s', (db) => {
   afterAll(() => t?.close());
 
   const verify = async () => {
-    const res = await fetch(`${t.url}/admin/orgs/${orgId}/ledger/verify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await fetch(`${t.url}/admin/orgs/${orgId}/ledger/verify`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(res.status).toBe(200);
     return res.json();
   };
@@ -23,11 +25,16 @@ describe.each(DB_KINDS)('ledger on %s', (db) => {
   it('answers which agent decided something, and verifies', async () => {
     const alice = await connect('v2', t.mcpUrl, { key, agent: 'alice' });
     const bob = await connect('v1', t.mcpUrl, { key, agent: 'bob' });
-    const d = await bob.call('decide', { content: 'Adopt trunk-based development', rationale: 'fewer merge conflicts' });
+    const d = await bob.call('decide', {
+      content: 'Adopt trunk-based development',
+      rationale: 'fewer merge conflicts',
+    });
     const id = (d.structured.entry as { id: string }).id;
     await alice.call('remember', { content: 'alice was here' });
     // concurrent writers from two agents keep the chain contiguous
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? alice : bob).call('observe', { content: `event ${i}` })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? alice : bob).call('observe', { content: `event ${i}` })),
+    );
 
     const found = await alice.call('recall', { query: 'trunk-based development', kinds: ['decision'] });
     const hit = (found.structured.hits as { id: string; agent: string }[])[0];

@@ -32,7 +32,18 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
     it('lists exactly the ten tools with input and output schemas and annotations', async () => {
       const tools = await s.listTools();
       expect(tools.map((x) => x.name).sort()).toEqual(
-        ['artifact_get', 'artifact_put', 'decide', 'forget', 'note', 'observe', 'plan', 'recall', 'remember', 'space'].sort(),
+        [
+          'artifact_get',
+          'artifact_put',
+          'decide',
+          'forget',
+          'note',
+          'observe',
+          'plan',
+          'recall',
+          'remember',
+          'space',
+        ].sort(),
       );
       for (const tool of tools) {
         expect(tool.inputSchema.type).toBe('object');
@@ -50,7 +61,16 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
       const r = await s.call('remember', { content, tags: ['ops'], metadata: { source: 'test' } });
       expect(r.isError).toBe(false);
       const entry = r.structured.entry as Record<string, unknown>;
-      expect(entry).toMatchObject({ kind: 'memory', content, scope: 'project', project: 'github.com/acme/widgets', agent, tags: ['ops'], version: 1, metadata: { source: 'test' } });
+      expect(entry).toMatchObject({
+        kind: 'memory',
+        content,
+        scope: 'project',
+        project: 'github.com/acme/widgets',
+        agent,
+        tags: ['ops'],
+        version: 1,
+        metadata: { source: 'test' },
+      });
       expect(r.structured.deduplicated).toBe(false);
       expect(r.text).toContain(entry.id as string);
 
@@ -75,7 +95,11 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
     it('decides, supersedes a decision and leaves the old one out of default recall', async () => {
       const d1 = await s.call('decide', { content: `Use Redis for ${kind} caching`, rationale: 'fast' });
       const id1 = (d1.structured.entry as { id: string }).id;
-      const d2 = await s.call('decide', { content: `Use Postgres for ${kind} caching`, rationale: 'one less system', supersedes: id1 });
+      const d2 = await s.call('decide', {
+        content: `Use Postgres for ${kind} caching`,
+        rationale: 'one less system',
+        supersedes: id1,
+      });
       const e2 = d2.structured.entry as { id: string; supersedes: string; rationale: string };
       expect(e2).toMatchObject({ supersedes: id1, rationale: 'one less system' });
 
@@ -83,7 +107,12 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
       const ids = (def.structured.hits as { id: string }[]).map((h) => h.id);
       expect(ids).toContain(e2.id);
       expect(ids).not.toContain(id1);
-      const all = await s.call('recall', { query: `${kind} caching`, kinds: ['decision'], include_superseded: true, limit: 100 });
+      const all = await s.call('recall', {
+        query: `${kind} caching`,
+        kinds: ['decision'],
+        include_superseded: true,
+        limit: 100,
+      });
       const old = (all.structured.hits as { id: string; superseded_by: string }[]).find((h) => h.id === id1);
       expect(old?.superseded_by).toBe(e2.id);
 
@@ -93,12 +122,30 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
     });
 
     it('creates and moves a plan through its states, bumping version', async () => {
-      const p = await s.call('plan', { title: `Ship ${kind}`, steps: [{ text: 'write code', status: 'doing' }, { text: 'test' }], status: 'draft' });
+      const p = await s.call('plan', {
+        title: `Ship ${kind}`,
+        steps: [{ text: 'write code', status: 'doing' }, { text: 'test' }],
+        status: 'draft',
+      });
       const plan = p.structured.entry as { id: string; status: string; steps: unknown[]; version: number };
-      expect(plan).toMatchObject({ status: 'draft', version: 1, steps: [{ text: 'write code', status: 'doing' }, { text: 'test', status: 'todo' }] });
+      expect(plan).toMatchObject({
+        status: 'draft',
+        version: 1,
+        steps: [
+          { text: 'write code', status: 'doing' },
+          { text: 'test', status: 'todo' },
+        ],
+      });
       const a = await s.call('plan', { id: plan.id, status: 'active' });
       expect(a.structured.entry).toMatchObject({ status: 'active', version: 2 });
-      const d = await s.call('plan', { id: plan.id, status: 'done', steps: [{ text: 'write code', status: 'done' }, { text: 'test', status: 'done' }] });
+      const d = await s.call('plan', {
+        id: plan.id,
+        status: 'done',
+        steps: [
+          { text: 'write code', status: 'done' },
+          { text: 'test', status: 'done' },
+        ],
+      });
       expect(d.structured.entry).toMatchObject({ status: 'done', version: 3 });
       const back = await s.call('plan', { id: plan.id, status: 'active' });
       expect(back.isError).toBe(true);
@@ -121,10 +168,16 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
       const latest = await s.call('artifact_get', { name });
       expect(latest.content.find((c) => c.type === 'resource')?.resource).toMatchObject({ text: '# v2 ünïcode' });
       const first = await s.call('artifact_get', { name, version: 1 });
-      expect(first.content.find((c) => c.type === 'resource')?.resource).toMatchObject({ text: '# v1', mimeType: 'text/markdown' });
+      expect(first.content.find((c) => c.type === 'resource')?.resource).toMatchObject({
+        text: '# v1',
+        mimeType: 'text/markdown',
+      });
 
       const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
-      const bin = await s.call('artifact_put', { name: `blob-${kind}`, content_base64: Buffer.from(bytes).toString('base64') });
+      const bin = await s.call('artifact_put', {
+        name: `blob-${kind}`,
+        content_base64: Buffer.from(bytes).toString('base64'),
+      });
       const id = (bin.structured.artifact as { id: string }).id;
       const got = await s.call('artifact_get', { id });
       const res = got.content.find((c) => c.type === 'resource')?.resource as { blob: string; mimeType: string };
@@ -143,7 +196,9 @@ describe.each(DB_KINDS)('tools on %s', (db) => {
       });
       expect((o.structured.counts as Record<string, number>).memory).toBeGreaterThan(0);
       const projects = await s.call('space', { view: 'projects' });
-      expect(projects.structured.projects).toEqual(expect.arrayContaining([expect.objectContaining({ project: 'github.com/acme/widgets' })]));
+      expect(projects.structured.projects).toEqual(
+        expect.arrayContaining([expect.objectContaining({ project: 'github.com/acme/widgets' })]),
+      );
       const agents = await s.call('space', { view: 'agents' });
       expect(agents.structured.agents).toEqual(expect.arrayContaining([expect.objectContaining({ agent })]));
     });

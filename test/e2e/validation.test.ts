@@ -10,10 +10,15 @@ describe.each(DB_KINDS)('bad input on %s', (db) => {
   let keep: string;
 
   beforeAll(async () => {
-    t = await startTestServer(db, { CAIRN_MAX_BODY_BYTES: String(256 * 1024), CAIRN_MAX_ARTIFACT_BYTES: String(64 * 1024) });
+    t = await startTestServer(db, {
+      CAIRN_MAX_BODY_BYTES: String(256 * 1024),
+      CAIRN_MAX_ARTIFACT_BYTES: String(64 * 1024),
+    });
     ({ key } = await t.createOrg('acme'));
     s = await connect('v2', t.mcpUrl, { key, agent: 'tester' });
-    keep = ((await s.call('remember', { content: 'precious memory that must survive' })).structured.entry as { id: string }).id;
+    keep = (
+      (await s.call('remember', { content: 'precious memory that must survive' })).structured.entry as { id: string }
+    ).id;
   });
   afterAll(async () => {
     await s?.close();
@@ -77,7 +82,9 @@ describe.each(DB_KINDS)('bad input on %s', (db) => {
   });
 
   it('answers 413 for a body over the limit, before parsing it', async () => {
-    const res = await rawPost(t.mcpUrl, toolCall('remember', { content: 'z'.repeat(300 * 1024) }), { 'X-Svc-Key': key });
+    const res = await rawPost(t.mcpUrl, toolCall('remember', { content: 'z'.repeat(300 * 1024) }), {
+      'X-Svc-Key': key,
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32013 } });
   });
@@ -85,7 +92,7 @@ describe.each(DB_KINDS)('bad input on %s', (db) => {
   it('answers a body that is not JSON with a parse error', async () => {
     const res = await rawPost(t.mcpUrl, '{not json', { 'X-Svc-Key': key });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toMatch(/Parse error/);
+    expect((await res.json()).error).toMatchObject({ code: -32700, message: expect.stringMatching(/Parse error/) });
   });
 
   it('lost nothing: the memory stored before all of this is intact and nothing else was written', async () => {

@@ -27,7 +27,14 @@ export interface CallResult {
 export interface McpSession {
   kind: ClientKind;
   call(name: string, args?: Record<string, unknown>): Promise<CallResult>;
-  listTools(): Promise<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown>; annotations?: Record<string, unknown> }[]>;
+  listTools(): Promise<
+    {
+      name: string;
+      inputSchema: Record<string, unknown>;
+      outputSchema?: Record<string, unknown>;
+      annotations?: Record<string, unknown>;
+    }[]
+  >;
   protocolVersion(): string | undefined;
   close(): Promise<void>;
 }
@@ -48,13 +55,26 @@ export async function connect(kind: ClientKind, mcpUrl: string, id: Identity): P
     const transport = new TransportV1(new URL(mcpUrl), { requestInit });
     await client.connect(transport);
     await client.listTools(); // lets the client validate structured output against the schemas
-    return wrap(kind, client as unknown as AnyClient, () => (transport as { protocolVersion?: string }).protocolVersion);
+    return wrap(
+      kind,
+      client as unknown as AnyClient,
+      () => (transport as { protocolVersion?: string }).protocolVersion,
+    );
   }
-  const client = new ClientV2(info, kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new ClientV2(
+    info,
+    kind === 'v2-modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   const transport = new TransportV2(new URL(mcpUrl), { requestInit });
   await client.connect(transport);
   await client.listTools();
-  return wrap(kind, client as unknown as AnyClient, () => (client as unknown as { getNegotiatedProtocolVersion?: () => string }).getNegotiatedProtocolVersion?.() ?? (transport as { protocolVersion?: string }).protocolVersion);
+  return wrap(
+    kind,
+    client as unknown as AnyClient,
+    () =>
+      (client as unknown as { getNegotiatedProtocolVersion?: () => string }).getNegotiatedProtocolVersion?.() ??
+      (transport as { protocolVersion?: string }).protocolVersion,
+  );
 }
 
 interface AnyClient {
@@ -71,7 +91,10 @@ function wrap(kind: ClientKind, client: AnyClient, version: () => string | undef
       const content = (r.content ?? []) as CallResult['content'];
       return {
         isError: r.isError === true,
-        text: content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'),
+        text: content
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text)
+          .join('\n'),
         structured: (r.structuredContent ?? {}) as Record<string, unknown>,
         content,
       };

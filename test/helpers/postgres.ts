@@ -11,7 +11,11 @@ export interface TestDatabase {
   /** A superuser client on the test database, for inspecting what is stored. */
   query<T extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs statements on a fresh connection as `role` (e.g. the service role, bound by row-level security). */
-  queryAs<T extends Record<string, unknown> = Record<string, unknown>>(role: string, sql: string, params?: unknown[]): Promise<T[]>;
+  queryAs<T extends Record<string, unknown> = Record<string, unknown>>(
+    role: string,
+    sql: string,
+    params?: unknown[],
+  ): Promise<T[]>;
   drop(): Promise<void>;
 }
 
@@ -27,7 +31,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   try {
     await admin.connect();
   } catch (err) {
-    throw new Error(`tests need the Postgres server at ${PG_ADMIN_URL} (set CAIRN_TEST_PG_URL): ${(err as Error).message}`);
+    throw new Error(
+      `tests need the Postgres server at ${PG_ADMIN_URL} (set CAIRN_TEST_PG_URL): ${(err as Error).message}`,
+    );
   }
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();

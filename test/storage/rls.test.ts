@@ -22,7 +22,10 @@ describe.each(DB_KINDS)('row-level security on %s', (db) => {
     const a = await t.createOrg('a');
     const b = await t.createOrg('b');
     orgA = a.orgId;
-    for (const [org, who] of [[a, 'alice'], [b, 'bob']] as const) {
+    for (const [org, who] of [
+      [a, 'alice'],
+      [b, 'bob'],
+    ] as const) {
       const s = await connect('v2', t.mcpUrl, { key: org.key, agent: who, project: '/repo' });
       await s.call('remember', { content: `${who} memory` });
       await s.call('artifact_put', { name: 'f', content: 'x' });

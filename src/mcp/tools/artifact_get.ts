@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Invalid } from '../../domain/errors';
 import { bytesToBase64 } from '../../domain/hash';
 import { artifactOut, id, project, projectOut, scope, text } from '../schemas';
-import { READ, defineTool, projectFields } from '../tool';
+import { defineTool, projectFields, READ } from '../tool';
 import { withNotice } from './render';
 
 const TEXTUAL = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-ndjson)|[^;]*\+(json|xml))/i;

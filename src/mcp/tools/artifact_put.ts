@@ -1,15 +1,12 @@
 import { z } from 'zod';
 import { Invalid } from '../../domain/errors';
 import { artifactOut, metadata, project, projectOut, scope, text } from '../schemas';
-import { WRITE, defineTool, projectFields } from '../tool';
+import { defineTool, projectFields, WRITE } from '../tool';
 import { withNotice } from './render';
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-const name = text(1, 256).refine(
-  (s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s),
-  'must not contain control characters',
-);
+const name = text(1, 256).refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'must not contain control characters');
 
 export const artifactPut = defineTool({
   name: 'artifact_put',
@@ -57,10 +54,12 @@ function decode(content: string | undefined, base64: string | undefined): Uint8A
     throw new Invalid('content', 'pass exactly one of content or content_base64');
   }
   if (content !== undefined) {
-    if (!content.isWellFormed()) throw new Invalid('content', 'must be valid Unicode (no unpaired surrogate characters)');
+    if (!content.isWellFormed())
+      throw new Invalid('content', 'must be valid Unicode (no unpaired surrogate characters)');
     return new TextEncoder().encode(content);
   }
   const clean = (base64 as string).replace(/\s+/g, '');
-  if (!BASE64_RE.test(clean)) throw new Invalid('content_base64', 'must be standard base64 (A–Z, a–z, 0–9, +, /, = padding)');
+  if (!BASE64_RE.test(clean))
+    throw new Invalid('content_base64', 'must be standard base64 (A–Z, a–z, 0–9, +, /, = padding)');
   return Uint8Array.from(atob(clean), (c) => c.charCodeAt(0));
 }

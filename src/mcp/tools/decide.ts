@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_CONTENT, content, entryOut, id, metadata, project, projectOut, scope, tags, text } from '../schemas';
-import { WRITE, defineTool } from '../tool';
+import { content, entryOut, id, MAX_CONTENT, metadata, project, projectOut, scope, tags, text } from '../schemas';
+import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
 export const decide = defineTool({

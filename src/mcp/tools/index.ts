@@ -11,4 +11,15 @@ import { recall } from './recall';
 import { remember } from './remember';
 import { space } from './space';
 
-export const TOOLS: readonly Tool[] = [recall, remember, observe, plan, decide, note, artifactPut, artifactGet, space, forget];
+export const TOOLS: readonly Tool[] = [
+  recall,
+  remember,
+  observe,
+  plan,
+  decide,
+  note,
+  artifactPut,
+  artifactGet,
+  space,
+  forget,
+];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { content, entryOut, metadata, project, projectOut, scope, tags } from '../schemas';
-import { WRITE, defineTool } from '../tool';
+import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
 export const note = defineTool({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PLAN_STATUSES } from '../../domain/plans';
 import { entryOut, id, metadata, project, projectOut, scope, step, tags, text } from '../schemas';
-import { WRITE, defineTool, projectFields } from '../tool';
+import { defineTool, projectFields, WRITE } from '../tool';
 import { where, withNotice } from './render';
 
 export const plan = defineTool({
@@ -12,7 +12,11 @@ export const plan = defineTool({
   input: z.object({
     id: id.optional().describe('Id of the plan to update; omit to create a plan.'),
     title: text(1, 512).optional().describe('Required when creating.'),
-    steps: z.array(step).max(100, 'at most 100 steps').optional().describe('The whole list of steps; replaces the current one on update.'),
+    steps: z
+      .array(step)
+      .max(100, 'at most 100 steps')
+      .optional()
+      .describe('The whole list of steps; replaces the current one on update.'),
     status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft is given.'),
     tags: tags.optional(),
     metadata: metadata.optional(),
@@ -27,6 +31,9 @@ export const plan = defineTool({
     const p = projectFields(ctx.project, r.project);
     const e = r.entry;
     const verb = input.id ? `Updated plan ${e.id} to version ${e.version}` : `Created plan ${e.id}`;
-    return { structured: { entry: e, ...p }, text: withNotice(`${verb}: ${e.title} [${e.status}] (${where(e)}).`, p.notice) };
+    return {
+      structured: { entry: e, ...p },
+      text: withNotice(`${verb}: ${e.title} [${e.status}] (${where(e)}).`, p.notice),
+    };
   },
 });

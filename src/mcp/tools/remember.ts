@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { content, entryOut, id, metadata, project, projectOut, scope, tags, ttlSeconds } from '../schemas';
-import { WRITE, defineTool } from '../tool';
+import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
 export const remember = defineTool({

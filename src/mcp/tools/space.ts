@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventOut, id, isoTime, project, projectOut, scope, text } from '../schemas';
-import { READ, defineTool, projectFields } from '../tool';
+import { defineTool, projectFields, READ } from '../tool';
 import { withNotice } from './render';
 
 const VIEWS = ['overview', 'projects', 'agents', 'ledger'] as const;
@@ -38,7 +38,9 @@ export const space = defineTool({
       .optional(),
     recent: z.array(eventOut).optional(),
     projects: z.array(z.object({ project: z.string(), created_at: z.string(), entries: z.number() })).optional(),
-    agents: z.array(z.object({ agent: z.string(), events: z.number(), first_at: z.string(), last_at: z.string() })).optional(),
+    agents: z
+      .array(z.object({ agent: z.string(), events: z.number(), first_at: z.string(), last_at: z.string() }))
+      .optional(),
     events: z.array(eventOut).optional(),
   }),
   annotations: READ,
@@ -46,11 +48,20 @@ export const space = defineTool({
     const { project: _, ...args } = input;
     const r = (await ctx.service.space(ctx.who, args)) as Record<string, unknown>;
     const caller = { agent: ctx.caller.agent, is_default: ctx.caller.agentIsDefault };
-    const p = projectFields(ctx.project, input.view === 'overview' ? (r.project as string | null) : ctx.project.canonical, input.view === 'overview');
+    const p = projectFields(
+      ctx.project,
+      input.view === 'overview' ? (r.project as string | null) : ctx.project.canonical,
+      input.view === 'overview',
+    );
     const structured = { view: input.view, caller, ...r, ...p } as Record<string, unknown>;
     if (input.view === 'overview') {
       const stored = Number(r.stored_bytes ?? 0);
-      structured.quota = { plan: 'self-hosted', tool_calls_per_month: null, stored_bytes_limit: null, stored_bytes: stored };
+      structured.quota = {
+        plan: 'self-hosted',
+        tool_calls_per_month: null,
+        stored_bytes_limit: null,
+        stored_bytes: stored,
+      };
     }
     return { structured: structured as never, text: withNotice(render(input.view, structured, caller), p.notice) };
   },
@@ -70,7 +81,11 @@ function render(view: string, r: Record<string, unknown>, caller: { agent: strin
   }
   if (view === 'agents') {
     const as = r.agents as { agent: string; events: number; last_at: string }[];
-    return [who, `${as.length} agent(s):`, ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${a.last_at}`)].join('\n');
+    return [
+      who,
+      `${as.length} agent(s):`,
+      ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${a.last_at}`),
+    ].join('\n');
   }
   const org = r.org as { name: string };
   const counts = Object.entries((r.counts as Record<string, number>) ?? {})

@@ -1,7 +1,7 @@
 /** remember, observe, decide and note share one write path; each file declares its own schema. */
 import type { WriteTool } from '../../domain/memory';
 import type { Entry } from '../../domain/types';
-import { type ToolContext, projectFields } from '../tool';
+import { projectFields, type ToolContext } from '../tool';
 import { where, withNotice } from './render';
 
 interface WriteArgs {

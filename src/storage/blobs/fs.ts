@@ -36,20 +36,11 @@ export function createFsBlobStore(root: string): BlobStore {
     async list(prefix) {
       const out: string[] = [];
       const walk = async (dir: string, rel: string) => {
-        let names: string[];
-        try {
-          names = await readdir(dir);
-        } catch {
-          return;
-        }
-        for (const name of names) {
-          if (name.endsWith('.tmp')) continue;
-          const key = rel ? `${rel}/${name}` : name;
-          if (KEY_RE.test(key)) {
-            if (key.startsWith(prefix)) out.push(key);
-          } else {
-            await walk(join(dir, name), key);
-          }
+        const items = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const item of items) {
+          const key = rel ? `${rel}/${item.name}` : item.name;
+          if (item.isDirectory()) await walk(join(dir, item.name), key);
+          else if (KEY_RE.test(key) && key.startsWith(prefix)) out.push(key);
         }
       };
       await walk(root, '');

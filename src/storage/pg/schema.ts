@@ -139,10 +139,7 @@ export const ledger = pgTable(
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.seq] }),
-    index('ledger_org_entry_idx').on(t.orgId, t.entryId),
-  ],
+  (t) => [primaryKey({ columns: [t.orgId, t.seq] }), index('ledger_org_entry_idx').on(t.orgId, t.entryId)],
 );
 
 /** The head of each org's ledger chain; its row lock serialises appends per org. */

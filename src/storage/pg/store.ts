@@ -4,15 +4,7 @@
  * driver. Works on any drizzle Postgres database (PGlite, node-postgres, Neon).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import {
-  CairnError,
-  Conflict,
-  Forbidden,
-  Invalid,
-  NotFound,
-  Unauthorized,
-  Unavailable,
-} from '../../domain/errors';
+import { CairnError, Conflict, Forbidden, Invalid, NotFound, Unauthorized, Unavailable } from '../../domain/errors';
 import type { AdminStore, CallIdentity, Store, StoreOp } from '../../domain/ports';
 import { type ApiKeyInfo, type LedgerEvent, withIsoTimes } from '../../domain/types';
 

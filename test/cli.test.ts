@@ -1,0 +1,84 @@
+/** The `cairn` command as an operator runs it: serve on the embedded default, orgs, keys, ledger. */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from './helpers/clients';
+
+const BIN = join(import.meta.dirname, '..', 'bin', 'cairn.js');
+const run = promisify(execFile);
+
+describe('cairn CLI on the embedded database', () => {
+  let dataDir: string;
+  const env = () => ({ ...process.env, CAIRN_DATA_DIR: dataDir, DATABASE_URL: '' });
+  const cairn = async (...args: string[]) =>
+    JSON.parse((await run(process.execPath, [BIN, ...args, '--json'], { env: env() })).stdout);
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('creates an org and keys, lists, revokes, verifies the ledger', async () => {
+    const created = await cairn('org', 'create', 'Acme');
+    expect(created.org.name).toBe('Acme');
+    expect(created.key.secret).toMatch(/^svc_[0-9A-Za-z]{40}$/);
+    const orgId = created.org.id;
+    const k2 = await cairn('key', 'create', '--org', orgId, '--name', 'laptop');
+    expect(k2.key).toMatchObject({ name: 'laptop', created_by: 'cli' });
+    const list = await cairn('key', 'list', '--org', orgId);
+    expect(list.keys.map((k: { name: string }) => k.name)).toEqual(['first key', 'laptop']);
+    const revoked = await cairn('key', 'revoke', k2.key.id);
+    expect(revoked.key.revoked_at).toBeTruthy();
+    expect(await cairn('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null });
+  }, 60_000);
+
+  it('explains a missing argument and exits non-zero', async () => {
+    await expect(run(process.execPath, [BIN, 'key', 'list'], { env: env() })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/--org is required/),
+    });
+  });
+
+  it('serve prints the endpoint and, on first start, a key that works; the database is locked meanwhile', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'cairn-serve-'));
+    const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, CAIRN_DATA_DIR: fresh, PORT: '0', DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let out = '';
+      const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve printed:\n${out}`)), 30_000);
+        child.stdout?.on('data', (d) => {
+          out += String(d);
+          const url = /serving MCP at (\S+)/.exec(out)?.[1];
+          const key = /\b(svc_[0-9A-Za-z]{40})\b/.exec(out)?.[1];
+          if (url && key) {
+            clearTimeout(timer);
+            resolve({ url, key });
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}:\n${out}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const s = await connect('v2', url, { key, agent: 'first' });
+      const o = await s.call('space');
+      expect(o.structured.org).toMatchObject({ name: 'default' });
+      await s.close();
+      await expect(
+        run(process.execPath, [BIN, 'org', 'list'], {
+          env: { ...process.env, CAIRN_DATA_DIR: fresh, DATABASE_URL: '' },
+        }),
+      ).rejects.toMatchObject({
+        stderr: expect.stringMatching(/in use by process/),
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
