@@ -140,3 +140,11 @@ export const projectOut = {
   project: nullableText.describe('The canonical project used, or null for org-wide.'),
   notice: z.string().optional().describe('Set when the project given was not used.'),
 };
+
+/** Optional arguments every write tool takes. */
+export const writeOptions = {
+  tags: tags.optional(),
+  metadata: metadata.optional(),
+  scope: scope.optional(),
+  project: project.optional(),
+};

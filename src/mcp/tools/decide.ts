@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { content, entryOut, id, MAX_CONTENT, metadata, project, projectOut, scope, tags, text } from '../schemas';
+import { content, entryOut, id, MAX_CONTENT, projectOut, text, writeOptions } from '../schemas';
 import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
@@ -12,10 +12,7 @@ export const decide = defineTool({
     content: content.describe('The decision.'),
     rationale: text(1, MAX_CONTENT).describe('Why it was decided.'),
     supersedes: id.optional().describe('Id of an earlier decision this one replaces.'),
-    tags: tags.optional(),
-    metadata: metadata.optional(),
-    scope: scope.optional(),
-    project: project.optional(),
+    ...writeOptions,
   }),
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

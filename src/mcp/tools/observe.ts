@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { content, entryOut, metadata, project, projectOut, scope, tags, text, ttlSeconds } from '../schemas';
+import { content, entryOut, projectOut, text, ttlSeconds, writeOptions } from '../schemas';
 import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
@@ -11,11 +11,8 @@ export const observe = defineTool({
   input: z.object({
     content,
     source: text(1, 512).optional().describe('Where the observation came from: a command, URL, file or tool.'),
-    tags: tags.optional(),
     ttl_seconds: ttlSeconds.optional(),
-    metadata: metadata.optional(),
-    scope: scope.optional(),
-    project: project.optional(),
+    ...writeOptions,
   }),
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_STATUSES } from '../../domain/plans';
-import { entryOut, id, metadata, project, projectOut, scope, step, tags, text } from '../schemas';
+import { entryOut, id, projectOut, step, text, writeOptions } from '../schemas';
 import { defineTool, projectFields, WRITE } from '../tool';
 import { where, withNotice } from './render';
 
@@ -18,10 +18,7 @@ export const plan = defineTool({
       .optional()
       .describe('The whole list of steps; replaces the current one on update.'),
     status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft is given.'),
-    tags: tags.optional(),
-    metadata: metadata.optional(),
-    scope: scope.optional(),
-    project: project.optional(),
+    ...writeOptions,
   }),
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { content, entryOut, id, metadata, project, projectOut, scope, tags, ttlSeconds } from '../schemas';
+import { content, entryOut, id, projectOut, ttlSeconds, writeOptions } from '../schemas';
 import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
@@ -10,12 +10,9 @@ export const remember = defineTool({
     'Store a fact, lesson or piece of context for later recall by any agent of the org. Storing content that is already remembered in the same project and scope returns the existing entry (deduplicated: true). Pass supersedes to replace an outdated memory.',
   input: z.object({
     content,
-    tags: tags.optional(),
     supersedes: id.optional().describe('Id of a memory this one replaces; the old one leaves default recall.'),
     ttl_seconds: ttlSeconds.optional(),
-    metadata: metadata.optional(),
-    scope: scope.optional(),
-    project: project.optional(),
+    ...writeOptions,
   }),
   output: z.object({ entry: entryOut, deduplicated: z.boolean(), ...projectOut }),
   annotations: { ...WRITE, idempotentHint: true },
