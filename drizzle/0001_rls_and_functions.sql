@@ -109,6 +109,12 @@ BEGIN
   END IF;
   PERFORM set_config('cairn.key_hash', '', true);
   PERFORM set_config('cairn.org', v_org::text, true);
+  -- The rest of the statement runs as cairn_app, bound by row-level security, whatever role
+  -- the driver connected as (Neon's HTTP driver cannot choose one per connection).
+  IF current_user <> 'cairn_app' AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'cairn_app')
+     AND pg_has_role(current_user, 'cairn_app', 'MEMBER') THEN
+    PERFORM set_config('role', 'cairn_app', true);
+  END IF;
   IF v_last IS NULL OR v_last < now() - interval '1 minute' THEN
     UPDATE api_keys SET last_used_at = now() WHERE id = v_key;
   END IF;

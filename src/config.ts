@@ -14,6 +14,7 @@
  * CAIRN_MAX_BODY_BYTES    largest request body (default 8 MiB) → 413
  * CAIRN_MAX_ARTIFACT_BYTES largest artifact, decoded (default 5 MiB)
  * CAIRN_BASE_URL          public URL of the service, printed at start (default http://HOST:PORT)
+ * CAIRN_NEON_HTTP_ENDPOINT Workers only: SQL-over-HTTP endpoint for Neon's driver (local development)
  */
 import { z } from 'zod';
 
@@ -76,8 +77,12 @@ export interface Config {
 export const VERSION = '0.1.0';
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
-export function parseConfig(env: Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+/**
+ * `bindsHost: false` (Workers): the platform owns the listening side, so Host names are checked
+ * only when CAIRN_ALLOWED_HOSTS lists them.
+ */
+export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: boolean } = {}): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => typeof v === 'string' && v !== ''));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -86,7 +91,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const c = parsed.data;
   const allowedHosts = c.CAIRN_ALLOWED_HOSTS.length
     ? c.CAIRN_ALLOWED_HOSTS
-    : LOOPBACK.includes(c.HOST)
+    : opts.bindsHost !== false && LOOPBACK.includes(c.HOST)
       ? ['localhost', '127.0.0.1', '[::1]']
       : null;
   return {

@@ -31,7 +31,7 @@ export async function readLimited(request: Request, maxBytes: number): Promise<U
 /** Parses a JSON body; a body that is not JSON gets JSON-RPC -32700 with HTTP 400. */
 export function parseJson(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     throw new ParseError();
   }

@@ -39,15 +39,37 @@ interface ServeOptions {
   log: (message: string, err?: unknown) => void;
 }
 
-const listed = TOOLS.map((t) => ({
-  name: t.name,
-  title: t.title,
-  description: t.description,
-  inputSchema: jsonSchema(t.input, 'input'),
-  outputSchema: jsonSchema(t.output, 'output'),
-  annotations: { title: t.title, ...t.annotations },
-}));
-const byName = new Map(TOOLS.map((t, i) => [t.name, { tool: t, outputSchema: listed[i]?.outputSchema }]));
+interface Listing {
+  tools: {
+    name: string;
+    title: string;
+    description: string;
+    inputSchema: object;
+    outputSchema: object;
+    annotations: object;
+  }[];
+  byName: Map<string, { tool: Tool; outputSchema: object }>;
+}
+let listing: Listing | undefined;
+
+/** The tools/list answer, built on first use (no work at module scope: Workers start faster). */
+function toolListing(): Listing {
+  if (!listing) {
+    const tools = TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: jsonSchema(t.input, 'input'),
+      outputSchema: jsonSchema(t.output, 'output'),
+      annotations: { title: t.title, ...t.annotations },
+    }));
+    listing = {
+      tools,
+      byName: new Map(TOOLS.map((t, i) => [t.name, { tool: t, outputSchema: tools[i]?.outputSchema ?? {} }])),
+    };
+  }
+  return listing;
+}
 
 function jsonSchema(schema: z.ZodObject, io: 'input' | 'output') {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -64,9 +86,9 @@ function buildServer(opts: ServeOptions, exchange: Exchange): Server {
     { name: 'cairn', version: opts.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler('tools/list', async () => ({ tools: listed }));
+  server.setRequestHandler('tools/list', async () => ({ tools: toolListing().tools as never }));
   server.setRequestHandler('tools/call', async (request) => {
-    const entry = byName.get(request.params.name);
+    const entry = toolListing().byName.get(request.params.name);
     if (!entry) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
