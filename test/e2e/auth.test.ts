@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, rawPost, toolCall } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 const INIT = {
   jsonrpc: '2.0',
@@ -11,7 +11,7 @@ const INIT = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-describe.each(DB_KINDS)('authentication on %s', (db) => {
+describe.each(TARGETS)('authentication on %s', (db) => {
   let t: TestServer;
   let orgId: string;
   let key: string;
@@ -96,7 +96,7 @@ describe.each(DB_KINDS)('authentication on %s', (db) => {
     expect(res.status).toBe(403);
     const host = await requestWithHost(t.mcpUrl, 'evil.example', key);
     expect(host).toBe(403);
-    expect(await requestWithHost(t.mcpUrl, `localhost:${t.server.port}`, key)).toBe(200);
+    expect(await requestWithHost(t.mcpUrl, `localhost:${t.port}`, key)).toBe(200);
   });
 
   it('rejects an invalid X-Svc-Agent with 400 naming the header', async () => {

@@ -69,7 +69,7 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
       rows = await t.pg.query<{ t: string; row: string }>(DUMP);
     } else {
       await s.close();
-      await t.server.close();
+      await t.stop();
       const inspect = await PGlite.create(join(t.dataDir, 'db'));
       rows = (await inspect.query<{ t: string; row: string }>(DUMP)).rows;
       await inspect.close();

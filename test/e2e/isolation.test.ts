@@ -4,12 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type McpSession, rawPost, toolCall } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 const SECRET_A = 'zebrafish-launch-codes-of-org-a';
 const PROJECT = 'git@github.com:acme/rocket.git';
 
-describe.each(DB_KINDS)('isolation on %s', (db) => {
+describe.each(TARGETS)('isolation on %s', (db) => {
   let t: TestServer;
   let keyA: string;
   let keyB: string;

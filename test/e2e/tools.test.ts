@@ -1,11 +1,11 @@
 /** Every tool through real MCP clients over real HTTP, on PGlite and on the Postgres server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_KINDS, connect, type McpSession } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 const PROJECT = 'https://github.com/Acme/Widgets.git';
 
-describe.each(DB_KINDS)('tools on %s', (db) => {
+describe.each(TARGETS)('tools on %s', (db) => {
   let t: TestServer;
   let key: string;
 

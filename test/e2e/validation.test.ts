@@ -1,9 +1,9 @@
 /** Bad input gets a clear error naming what to fix, and loses nothing already stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type McpSession, rawPost, toolCall } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
-describe.each(DB_KINDS)('bad input on %s', (db) => {
+describe.each(TARGETS)('bad input on %s', (db) => {
   let t: TestServer;
   let key: string;
   let s: McpSession;

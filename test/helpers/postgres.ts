@@ -39,6 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = withDatabase(PG_ADMIN_URL, name);
   const inspector = new pg.Pool({ connectionString: url, max: 2 });
+  inspector.on('error', () => {}); // DROP DATABASE … WITH (FORCE) ends any straggler
   return {
     url,
     async query(sql, params) {

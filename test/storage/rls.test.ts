@@ -35,7 +35,7 @@ describe.each(DB_KINDS)('row-level security on %s', (db) => {
       const pg = t.pg;
       asApp = (sql) => pg.queryAs('cairn_app', sql);
     } else {
-      await t.server.close();
+      await t.stop();
       const client = await PGlite.create(join(t.dataDir, 'db'));
       await client.exec('SET ROLE cairn_app');
       asApp = async (sql) => {
