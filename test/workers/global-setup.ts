@@ -15,3 +15,10 @@ export default async function setup(project: TestProject) {
     await db.drop();
   };
 }
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    neonEndpoint: string;
+  }
+}
