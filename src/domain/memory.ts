@@ -147,12 +147,7 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async recall(who: CallIdentity, input: RecallInput) {
-      const query = input.query.trim();
-      const r = await store.call('recall', who, {
-        ...input,
-        query,
-        like: query === '' ? null : `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-      });
+      const r = await store.call('recall', who, { ...input, query: input.query.trim() });
       const hits = (r.hits as (Entry & { score: number })[]).map((h) => withIsoTimes(h));
       return { hits, project: r.project as string | null, scope: r.scope as Scope };
     },

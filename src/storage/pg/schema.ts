@@ -91,13 +91,41 @@ export const entries = pgTable(
     search: tsvector('search').generatedAlwaysAs(
       sql`to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || content || ' ' || coalesce(rationale, ''))`,
     ),
+    /** Identifiers and paths in the text, whole and lower-cased (set by trigger, see cairn_idents). */
+    idents: text('idents').array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     index('entries_org_created_idx').on(t.orgId, t.createdAt),
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
     index('entries_search_idx').using('gin', t.search),
+    index('entries_idents_idx').using('gin', t.idents),
   ],
 );
+
+/**
+ * Recall statistics per org, kept by triggers on entries: how many entries hold each lexeme
+ * (document frequency, for BM25's idf) and the org's entry count and total length (for the
+ * length normalisation). Per org, so that one org's words never shape another's ranking.
+ */
+export const termStats = pgTable(
+  'term_stats',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    df: integer('df').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.lexeme] })],
+);
+
+export const entryStats = pgTable('entry_stats', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => orgs.id, { onDelete: 'cascade' }),
+  docs: bigint('docs', { mode: 'number' }).notNull(),
+  lexemes: bigint('lexemes', { mode: 'number' }).notNull(),
+});
 
 export const artifacts = pgTable(
   'artifacts',
