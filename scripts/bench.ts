@@ -148,7 +148,7 @@ async function topUp(db: pg.Client, orgId: string, turns: string[], have: number
       [orgId, turns, from, n, want],
     );
   }
-  await db.query('SELECT cairn_rebuild_recall_stats($1)', [orgId]);
+  await db.query('SELECT cairn_rebuild_recall_index($1)', [orgId]);
   await db.query('ANALYZE');
 }
 

@@ -66,12 +66,16 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const p = ((await s.call('plan', { title: 'migrate kafka', steps: [{ text: 'drain partitions' }] })).structured.entry as { id: string }).id;
     await s.call('plan', { id: p, title: 'migrate kafka cluster', steps: [{ text: 'rebalance brokers' }] });
     await s.call('forget', { ids: [ids.filler0, ids.words] });
-    const snapshot = `SELECT lexeme, df FROM term_stats WHERE org_id = $1 AND df > 0 ORDER BY lexeme`;
-    const stats = `SELECT docs, lexemes FROM entry_stats WHERE org_id = $1`;
-    const before = [await t.pg?.query(snapshot, [orgId]), await t.pg?.query(stats, [orgId])];
-    await t.pg?.query('SELECT cairn_rebuild_recall_stats($1)', [orgId]);
-    const after = [await t.pg?.query(snapshot, [orgId]), await t.pg?.query(stats, [orgId])];
-    expect(before).toEqual(after);
-    expect(before[1]).toEqual([{ docs: expect.any(String), lexemes: expect.any(String) }]);
+    const queries = [
+      'SELECT lexeme, df FROM term_stats WHERE org_id = $1 AND df > 0 ORDER BY lexeme',
+      'SELECT docs, lexemes FROM entry_stats WHERE org_id = $1',
+      'SELECT lexeme, entry_id FROM postings WHERE org_id = $1 ORDER BY lexeme, entry_id',
+    ];
+    const read = () => Promise.all(queries.map((q) => t.pg?.query(q, [orgId])));
+    const before = await read();
+    await t.pg?.query('SELECT cairn_rebuild_recall_index($1)', [orgId]);
+    expect(await read()).toEqual(before);
+    expect(before[1]).toEqual([{ docs: '13', lexemes: expect.any(String) }]); // 14 memories + 1 plan − 2 forgotten
+    expect(before[2]?.some((r) => r.lexeme === '#scripts/deploy.sh')).toBe(true);
   });
 });

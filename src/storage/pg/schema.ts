@@ -91,15 +91,29 @@ export const entries = pgTable(
     search: tsvector('search').generatedAlwaysAs(
       sql`to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || content || ' ' || coalesce(rationale, ''))`,
     ),
-    /** Identifiers and paths in the text, whole and lower-cased (set by trigger, see cairn_idents). */
-    idents: text('idents').array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [
     index('entries_org_created_idx').on(t.orgId, t.createdAt),
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
-    index('entries_search_idx').using('gin', t.search),
-    index('entries_idents_idx').using('gin', t.idents),
   ],
+);
+
+/**
+ * Recall's inverted index, kept by triggers on entries: one row per (org, lexeme, entry), and per
+ * identifier or path the entry names (`#` + the identifier, lower-cased). A B-tree on leakproof
+ * equality: under row-level security Postgres will not use a GIN index through `@@` or `&&`
+ * (not leakproof), so a full-text GIN index would be scanned row by row.
+ */
+export const postings = pgTable(
+  'postings',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    entryId: uuid('entry_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.lexeme, t.entryId] })],
 );
 
 /**
