@@ -208,8 +208,8 @@ BEGIN
     SELECT e.id, e.created_at,
       coalesce((SELECT sum(w.idf) FROM unnest(v_terms, v_idf) AS w(q, idf) WHERE e.search @@ w.q), 0)
         * (v_k1 + 1) / (1 + v_k1 * (1 - v_b + v_b * length(e.search) / v_avgdl))
-      + 4 * (SELECT count(*) FROM postings p
-             WHERE p.org_id = v_org AND p.entry_id = e.id AND p.lexeme = ANY(v_idents)) AS score
+      + CASE WHEN cardinality(v_idents) = 0 THEN 0 ELSE 4 * (SELECT count(*) FROM postings p
+             WHERE p.org_id = v_org AND p.entry_id = e.id AND p.lexeme = ANY(v_idents)) END AS score
     FROM entries e
     WHERE e.org_id = v_org AND e.id = ANY(v_cand)
       AND cairn_in_scope(e.scope, e.project, e.agent, v_scope, v_proj, p_agent)
