@@ -85,7 +85,8 @@ BEGIN
   DELETE FROM postings WHERE org_id = p_org;
   INSERT INTO postings (org_id, lexeme, entry_id)
     SELECT DISTINCT p_org, k, e.id FROM entries e, unnest(cairn_entry_keys(e.search, e.title, e.content, e.rationale)) AS k
-    WHERE e.org_id = p_org;
+    WHERE e.org_id = p_org
+    ORDER BY 2, 3; -- in index order: the B-tree grows at its right edge
   DELETE FROM term_stats WHERE org_id = p_org;
   INSERT INTO term_stats (org_id, lexeme, df)
     SELECT p_org, l, count(*) FROM entries e, unnest(tsvector_to_array(e.search)) AS l
@@ -193,13 +194,12 @@ BEGIN
           FROM unnest(v_lex, v_df) WITH ORDINALITY AS u(l, df, ord)) c
     WHERE c.ord = 1 OR c.cum <= v_cap;
 
-  SELECT array_agg(DISTINCT x.entry_id) INTO v_cand FROM (
-    (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = ANY(v_pick)
-      ORDER BY p.entry_id DESC LIMIT v_cap)
-    UNION ALL
-    (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = ANY(v_idents)
-      ORDER BY p.entry_id DESC LIMIT v_cap)
-  ) x;
+  -- Each key is read newest first straight off the index (entry ids are UUIDv7, time-ordered)
+  -- and stops after v_cap entries.
+  SELECT array_agg(DISTINCT x.entry_id) INTO v_cand
+    FROM unnest(coalesce(v_pick, '{}'::text[]) || v_idents) AS k(key)
+    CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
+                        ORDER BY p.entry_id DESC LIMIT v_cap) x;
   IF v_cand IS NULL THEN
     RETURN jsonb_build_object('hits', '[]'::jsonb, 'project', v_proj, 'scope', v_scope);
   END IF;
