@@ -14,10 +14,17 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createOperator } from '../src/auth/operator';
 import { startServer } from '../src/node';
+import { writeBenchmarkSection } from './benchmarks-md';
 
 const ROOT = join(import.meta.dirname, '..');
 const KS = [5, 10, 25, 50];
-const CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop', 5: 'adversarial' };
+const CATEGORIES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+  5: 'adversarial',
+};
 
 interface Turn {
   speaker: string;
@@ -41,7 +48,9 @@ function evidenceIds(raw: string[], known: Set<string>): string[] {
 }
 
 async function main() {
-  const data = JSON.parse(readFileSync(join(ROOT, '..', 'shared', 'bench', 'locomo', 'locomo-dev.json'), 'utf8')) as Conversation[];
+  const data = JSON.parse(
+    readFileSync(join(ROOT, '..', 'shared', 'bench', 'locomo', 'locomo-dev.json'), 'utf8'),
+  ) as Conversation[];
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-recall-'));
   const server = await startServer({ ...process.env, PORT: '0', CAIRN_DATA_DIR: dataDir });
   const { key } = await createOperator(server.store, 'bench').createOrg('locomo');
@@ -71,7 +80,11 @@ async function main() {
       const date = conv.conversation[`${k}_date_time`] as string;
       for (const t of v as Turn[]) {
         known.add(t.dia_id);
-        await call('remember', { content: `[${date}] ${t.speaker}: ${t.text}`, metadata: { dia_id: t.dia_id }, project });
+        await call('remember', {
+          content: `[${date}] ${t.speaker}: ${t.text}`,
+          metadata: { dia_id: t.dia_id },
+          project,
+        });
       }
     }
     for (const q of conv.qa) {
@@ -89,8 +102,15 @@ async function main() {
 
   const summarise = (rs: Row[]) => {
     const pct = (x: number) => Math.round((1000 * x) / Math.max(rs.length, 1)) / 10;
-    const recall = (k: number) => pct(rs.reduce((s, r) => s + r.ranks.filter((x) => x > 0 && x <= k).length / r.ranks.length, 0));
-    const mrr = pct(rs.reduce((s, r) => s + 1 / (Math.min(...r.ranks.map((x) => (x > 0 ? x : Number.POSITIVE_INFINITY))) || Number.POSITIVE_INFINITY), 0));
+    const recall = (k: number) =>
+      pct(rs.reduce((s, r) => s + r.ranks.filter((x) => x > 0 && x <= k).length / r.ranks.length, 0));
+    const mrr = pct(
+      rs.reduce(
+        (s, r) =>
+          s + 1 / (Math.min(...r.ranks.map((x) => (x > 0 ? x : Number.POSITIVE_INFINITY))) || Number.POSITIVE_INFINITY),
+        0,
+      ),
+    );
     return {
       questions: rs.length,
       ...Object.fromEntries(KS.map((k) => [`R@${k}`, recall(k)])),
@@ -119,15 +139,7 @@ async function main() {
     ...Object.entries(perCategory).map(([n, s]) => line(n, s)),
   ].join('\n');
   console.log(md);
-  const path = join(ROOT, 'BENCHMARKS.md');
-  const doc = readFileSync(path, 'utf8');
-  const start = '<!-- recall:start -->';
-  const stop = '<!-- recall:end -->';
-  const section = `${start}\n${md}\n${stop}`;
-  writeFileSync(
-    path,
-    doc.includes(start) ? doc.replace(new RegExp(`${start}[\\s\\S]*${stop}`), section) : `${doc}\n## Recall quality (npm run bench:recall)\n\n${section}\n`,
-  );
+  writeBenchmarkSection('recall', 'Recall quality (npm run bench:recall)', md);
 }
 
 await main();

@@ -22,6 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pg from 'pg';
 import { createOperator } from '../src/auth/operator';
 import { openStore } from '../src/storage/pg/client';
+import { writeBenchmarkSection } from './benchmarks-md';
 
 const ROOT = join(import.meta.dirname, '..');
 const args = Object.fromEntries(
@@ -70,7 +71,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-async function measure(op: string, size: number, concurrency: number, once: (i: number) => Promise<boolean>): Promise<Stat> {
+async function measure(
+  op: string,
+  size: number,
+  concurrency: number,
+  once: (i: number) => Promise<boolean>,
+): Promise<Stat> {
   const latencies: number[] = [];
   let errors = 0;
   let counter = 0;
@@ -120,7 +126,13 @@ async function startCairn(databaseUrl: string, port: number): Promise<ChildProce
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (let i = 0; i < 120; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('the Cairn server did not start');
@@ -176,7 +188,11 @@ async function benchCairn(turns: string[], questions: string[]): Promise<{ stats
   };
   /** One JSON-RPC request over HTTP, as a client sends it; true when it succeeded. */
   const rpc = async (method: string, params: Record<string, unknown> = {}) => {
-    const res = await fetch(mcp, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await fetch(mcp, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const body = (await res.json()) as { result?: { isError?: boolean } };
     return res.ok && body.result !== undefined && !body.result.isError;
   };
@@ -191,7 +207,11 @@ async function benchCairn(turns: string[], questions: string[]): Promise<{ stats
       for (const c of CONCURRENCY) {
         stats.push(await measure('floor', size, c, () => rpc('tools/list')));
         stats.push(await measure('recall', size, c, (i) => tool('recall', { query: questions[i % questions.length] })));
-        stats.push(await measure('remember', size, c, () => tool('remember', { content: `bench fact ${serial++} ${Date.now()}` })));
+        stats.push(
+          await measure('remember', size, c, () =>
+            tool('remember', { content: `bench fact ${serial++} ${Date.now()}` }),
+          ),
+        );
         process.stderr.write(`cairn: size ${size} c=${c} done (rss ${rss} MiB)\n`);
       }
     }
@@ -212,8 +232,11 @@ async function benchReference(turns: string[], questions: string[]): Promise<Sta
   writeFileSync(file, '');
   const client = new Client({ name: 'bench', version: '1' });
   const bin = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: { MEMORY_FILE_PATH: file } }));
-  const call = async (name: string, a: Record<string, unknown>) => !(await client.callTool({ name, arguments: a })).isError;
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [bin], env: { MEMORY_FILE_PATH: file } }),
+  );
+  const call = async (name: string, a: Record<string, unknown>) =>
+    !(await client.callTool({ name, arguments: a })).isError;
   let have = 0;
   let serial = 0;
   try {
@@ -229,10 +252,14 @@ async function benchReference(turns: string[], questions: string[]): Promise<Sta
       }
       have = size;
       for (const c of CONCURRENCY.filter((x) => x <= 16)) {
-        stats.push(await measure('recall', size, c, (i) => call('search_nodes', { query: questions[i % questions.length] })));
+        stats.push(
+          await measure('recall', size, c, (i) => call('search_nodes', { query: questions[i % questions.length] })),
+        );
         stats.push(
           await measure('remember', size, c, () =>
-            call('create_entities', { entities: [{ name: `fact-${serial++}`, entityType: 'memory', observations: [`bench fact ${serial}`] }] }),
+            call('create_entities', {
+              entities: [{ name: `fact-${serial++}`, entityType: 'memory', observations: [`bench fact ${serial}`] }],
+            }),
           ),
         );
         process.stderr.write(`server-memory: size ${size} c=${c} done\n`);
@@ -247,8 +274,15 @@ async function benchReference(turns: string[], questions: string[]): Promise<Sta
 // ---------------------------------------------------------------- report
 
 function table(rows: (Stat & { server: string })[]): string {
-  const head = '| server | op | entries | concurrency | req/s | p50 ms | p95 ms | p99 ms | errors |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |';
-  return [head, ...rows.map((s) => `| ${s.server} | ${s.op} | ${s.size} | ${s.concurrency} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.errors} |`)].join('\n');
+  const head =
+    '| server | op | entries | concurrency | req/s | p50 ms | p95 ms | p99 ms | errors |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |';
+  return [
+    head,
+    ...rows.map(
+      (s) =>
+        `| ${s.server} | ${s.op} | ${s.size} | ${s.concurrency} | ${s.rps} | ${s.p50} | ${s.p95} | ${s.p99} | ${s.errors} |`,
+    ),
+  ].join('\n');
 }
 
 async function main() {
@@ -258,11 +292,22 @@ async function main() {
   const date = new Date().toISOString().slice(0, 10);
   const machine = `${cpus().length} cores (${cpus()[0]?.model ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
   const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
-  const result = { date, machine, command, seconds: SECONDS, cairn: cairn.stats, cairn_max_rss_mib: cairn.rss, reference };
+  const result = {
+    date,
+    machine,
+    command,
+    seconds: SECONDS,
+    cairn: cairn.stats,
+    cairn_max_rss_mib: cairn.rss,
+    reference,
+  };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench', 'results', `${date}.json`), `${JSON.stringify(result, null, 2)}\n`);
 
-  const rows = [...cairn.stats.map((s) => ({ ...s, server: 'cairn' })), ...reference.map((s) => ({ ...s, server: 'server-memory' }))];
+  const rows = [
+    ...cairn.stats.map((s) => ({ ...s, server: 'cairn' })),
+    ...reference.map((s) => ({ ...s, server: 'server-memory' })),
+  ];
   const md = [
     `Run ${date} on ${machine}; ${SECONDS} s per cell; command \`${command}\`; raw figures in \`bench/results/${date}.json\`.`,
     `Cairn server peak RSS under this load: ${cairn.rss} MiB.`,
@@ -270,12 +315,7 @@ async function main() {
     table(rows),
   ].join('\n');
   console.log(md);
-  const path = join(ROOT, 'BENCHMARKS.md');
-  const doc = readFileSync(path, 'utf8');
-  const start = '<!-- bench:start -->';
-  const stop = '<!-- bench:end -->';
-  const section = `${start}\n${md}\n${stop}`;
-  writeFileSync(path, doc.includes(start) ? doc.replace(new RegExp(`${start}[\\s\\S]*${stop}`), section) : `${doc}\n## Service (npm run bench)\n\n${section}\n`);
+  writeBenchmarkSection('bench', 'Service (npm run bench)', md);
 }
 
 await main();

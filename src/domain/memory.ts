@@ -8,6 +8,7 @@ import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Store } from './ports';
+import { expandQuery } from './query';
 import {
   type Artifact,
   type Entry,
@@ -147,7 +148,7 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async recall(who: CallIdentity, input: RecallInput) {
-      const r = await store.call('recall', who, { ...input, query: input.query.trim() });
+      const r = await store.call('recall', who, { ...input, query: expandQuery(input.query.trim()) });
       const hits = (r.hits as (Entry & { score: number })[]).map((h) => withIsoTimes(h));
       return { hits, project: r.project as string | null, scope: r.scope as Scope };
     },
