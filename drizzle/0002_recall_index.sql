@@ -7,8 +7,9 @@ CREATE TABLE "entry_stats" (
 CREATE TABLE "postings" (
 	"org_id" uuid NOT NULL,
 	"lexeme" text NOT NULL,
+	"project" text NOT NULL,
 	"entry_id" uuid NOT NULL,
-	CONSTRAINT "postings_org_id_lexeme_entry_id_pk" PRIMARY KEY("org_id","lexeme","entry_id")
+	CONSTRAINT "postings_org_id_lexeme_project_entry_id_pk" PRIMARY KEY("org_id","lexeme","project","entry_id")
 );
 --> statement-breakpoint
 CREATE TABLE "term_stats" (

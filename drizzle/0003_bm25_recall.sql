@@ -1,6 +1,6 @@
 -- Recall ranked like BM25, inside Postgres, index-backed under row-level security.
 --
--- postings is recall's inverted index (org, lexeme, entry), plus one row per identifier or path an
+-- postings is recall's inverted index (org, lexeme, project, entry), plus one row per identifier or path an
 -- entry names ('#' + the identifier). term_stats and entry_stats hold per-org document
 -- frequencies and lengths. Triggers on entries keep all three; each trigger locks the org's
 -- entry_stats row first, so concurrent writers of one org never deadlock on term rows.
@@ -59,7 +59,7 @@ BEGIN
     PERFORM 1 FROM entry_stats WHERE org_id = v_org FOR UPDATE;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    DELETE FROM postings WHERE org_id = v_org AND entry_id = OLD.id
+    DELETE FROM postings WHERE org_id = v_org AND project = coalesce(OLD.project, '') AND entry_id = OLD.id
       AND lexeme = ANY(cairn_entry_keys(OLD.search, OLD.title, OLD.content, OLD.rationale));
     UPDATE term_stats t SET df = t.df - 1
       FROM unnest(tsvector_to_array(OLD.search)) AS l(lexeme)
@@ -67,8 +67,9 @@ BEGIN
     UPDATE entry_stats SET docs = docs - 1, lexemes = lexemes - length(OLD.search) WHERE org_id = v_org;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO postings (org_id, lexeme, entry_id)
-      SELECT v_org, k, NEW.id FROM unnest(cairn_entry_keys(NEW.search, NEW.title, NEW.content, NEW.rationale)) AS k
+    INSERT INTO postings (org_id, lexeme, project, entry_id)
+      SELECT v_org, k, coalesce(NEW.project, ''), NEW.id
+      FROM unnest(cairn_entry_keys(NEW.search, NEW.title, NEW.content, NEW.rationale)) AS k
       ON CONFLICT DO NOTHING;
     INSERT INTO term_stats (org_id, lexeme, df)
       SELECT v_org, l, 1 FROM unnest(tsvector_to_array(NEW.search)) AS l ORDER BY l
@@ -83,10 +84,11 @@ CREATE FUNCTION cairn_rebuild_recall_index(p_org uuid) RETURNS void LANGUAGE plp
 BEGIN
   PERFORM set_config('cairn.org', p_org::text, true);
   DELETE FROM postings WHERE org_id = p_org;
-  INSERT INTO postings (org_id, lexeme, entry_id)
-    SELECT DISTINCT p_org, k, e.id FROM entries e, unnest(cairn_entry_keys(e.search, e.title, e.content, e.rationale)) AS k
+  INSERT INTO postings (org_id, lexeme, project, entry_id)
+    SELECT DISTINCT p_org, k, coalesce(e.project, ''), e.id
+    FROM entries e, unnest(cairn_entry_keys(e.search, e.title, e.content, e.rationale)) AS k
     WHERE e.org_id = p_org
-    ORDER BY 2, 3; -- in index order: the B-tree grows at its right edge
+    ORDER BY 2, 3, 4; -- in index order: the B-tree grows at its right edge
   DELETE FROM term_stats WHERE org_id = p_org;
   INSERT INTO term_stats (org_id, lexeme, df)
     SELECT p_org, l, count(*) FROM entries e, unnest(tsvector_to_array(e.search)) AS l
@@ -151,7 +153,7 @@ DECLARE
   v_limit int := coalesce((p_args->>'limit')::int, 10);
   v_cap constant int := 500;
   v_k1 constant float8 := 1.2;
-  v_b constant float8 := 0.75;
+  v_b constant float8 := 0.15;
   v_docs float8;
   v_avgdl float8;
   v_lex text[];
@@ -194,12 +196,22 @@ BEGIN
           FROM unnest(v_lex, v_df) WITH ORDINALITY AS u(l, df, ord)) c
     WHERE c.ord = 1 OR c.cum <= v_cap;
 
-  -- Each key is read newest first straight off the index (entry ids are UUIDv7, time-ordered)
-  -- and stops after v_cap entries.
-  SELECT array_agg(DISTINCT x.entry_id) INTO v_cand
-    FROM unnest(coalesce(v_pick, '{}'::text[]) || v_idents) AS k(key)
-    CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
-                        ORDER BY p.entry_id DESC LIMIT v_cap) x;
+  -- Each key is read newest first (entry ids are UUIDv7, time-ordered), at most v_cap entries,
+  -- within the read's projects: a project read reads its project's keys and the org-wide ones
+  -- straight off the index; an org read reads every project's.
+  IF v_scope = 'org' OR v_proj IS NULL THEN
+    SELECT array_agg(DISTINCT x.entry_id) INTO v_cand
+      FROM unnest(coalesce(v_pick, '{}'::text[]) || v_idents) AS k(key)
+      CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
+                          ORDER BY p.entry_id DESC LIMIT v_cap) x;
+  ELSE
+    SELECT array_agg(DISTINCT x.entry_id) INTO v_cand
+      FROM unnest(coalesce(v_pick, '{}'::text[]) || v_idents) AS k(key)
+      CROSS JOIN unnest(ARRAY[v_proj, '']) AS pr(project)
+      CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p
+                          WHERE p.org_id = v_org AND p.lexeme = k.key AND p.project = pr.project
+                          ORDER BY p.entry_id DESC LIMIT v_cap) x;
+  END IF;
   IF v_cand IS NULL THEN
     RETURN jsonb_build_object('hits', '[]'::jsonb, 'project', v_proj, 'scope', v_scope);
   END IF;

@@ -8,7 +8,7 @@
  *   --seconds 5                         per measurement
  *   --reference-sizes 1000,10000        corpus sizes for server-memory (it rewrites one JSON file per call)
  *
- * The floor is `tools/list`: the same HTTP and MCP stack, answering after one trivial query (the
+ * Each size is warmed with SECONDS of recalls before it is measured (steady state). The floor is `tools/list`: the same HTTP and MCP stack, answering after one trivial query (the
  * key check). The corpus is LoCoMo dialog turns (../shared/bench/locomo), one entry per turn, repeated with a
  * serial number up to the size; queries are LoCoMo questions. Bulk loading writes entries with
  * SQL (no ledger events); measured calls go through MCP over HTTP like any client.
@@ -204,6 +204,8 @@ async function benchCairn(turns: string[], questions: string[]): Promise<{ stats
       process.stderr.write(`cairn: loading ${size} entries…\n`);
       await topUp(db, org.id, turns, have, size);
       have = size;
+      // steady state: a served org's working set is in memory; warm it before measuring
+      await measure('warm-up', size, 4, (i) => tool('recall', { query: questions[(i * 7) % questions.length] }));
       for (const c of CONCURRENCY) {
         stats.push(await measure('floor', size, c, () => rpc('tools/list')));
         stats.push(await measure('recall', size, c, (i) => tool('recall', { query: questions[i % questions.length] })));

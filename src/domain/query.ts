@@ -4,13 +4,13 @@
  * go?" also finds "She went to Paris". Done before the query reaches the database, so the
  * expansion is identical on every database.
  */
-const IRREGULAR = `arise arose arisen|awake awoke awoken|be was were been|bear bore born borne|beat beaten|become became
+const IRREGULAR = `arise arose arisen|awake awoke awoken|bear bore born borne|beat beaten|become became
 begin began begun|bend bent|bet|bind bound|bite bit bitten|bleed bled|blow blew blown|break broke broken|breed bred
 bring brought|build built|burn burnt|buy bought|catch caught|choose chose chosen|come came|cost|creep crept|cut
-deal dealt|dig dug|do did done|draw drew drawn|dream dreamt|drink drank drunk|drive drove driven|eat ate eaten
+deal dealt|dig dug|draw drew drawn|dream dreamt|drink drank drunk|drive drove driven|eat ate eaten
 fall fell fallen|feed fed|feel felt|fight fought|find found|flee fled|fly flew flown|forbid forbade forbidden
-forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|get got gotten|give gave given|go went gone
-grind ground|grow grew grown|hang hung|have had|hear heard|hide hid hidden|hit|hold held|hurt|keep kept|kneel knelt
+forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|give gave given|go went gone
+grind ground|grow grew grown|hang hung|hear heard|hide hid hidden|hit|hold held|hurt|keep kept|kneel knelt
 know knew known|lay laid|lead led|lean leant|leap leapt|learn learnt|leave left|lend lent|let|lie lay lain|light lit
 lose lost|make made|mean meant|meet met|pay paid|put|quit|read|ride rode ridden|ring rang rung|rise rose risen
 run ran|say said|see saw seen|seek sought|sell sold|send sent|set|shake shook shaken|shine shone|shoot shot

@@ -19,7 +19,8 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const org = await t.createOrg('acme');
     orgId = org.orgId;
     s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker' });
-    for (let i = 0; i < 8; i++) await remember(`filler${i}`, `The team met on Monday to talk about the project plan, item ${i}.`);
+    for (let i = 0; i < 8; i++)
+      await remember(`filler${i}`, `The team met on Monday to talk about the project plan, item ${i}.`);
     await remember('deploy', 'Deployments run from scripts/deploy.sh on the build host.');
     await remember('words', 'Our scripts deploy things; deploy scripts are shell scripts.');
     await remember('kafka', 'Kafka consumers lag when the partition count is too low.');
@@ -52,7 +53,10 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
   });
 
   it('breaks ties by recency', async () => {
-    const r = (await s.call('recall', { query: 'staging password rotation' })).structured.hits as { id: string; score: number }[];
+    const r = (await s.call('recall', { query: 'staging password rotation' })).structured.hits as {
+      id: string;
+      score: number;
+    }[];
     expect(r.slice(0, 2).map((h) => h.id)).toEqual([ids.new, ids.old]);
     expect(r[0]?.score).toBe(r[1]?.score);
   });
@@ -63,7 +67,11 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
   });
 
   it.runIf(db === 'postgres')('keeps its statistics equal to a rebuild after writes, updates and forgets', async () => {
-    const p = ((await s.call('plan', { title: 'migrate kafka', steps: [{ text: 'drain partitions' }] })).structured.entry as { id: string }).id;
+    const p = (
+      (await s.call('plan', { title: 'migrate kafka', steps: [{ text: 'drain partitions' }] })).structured.entry as {
+        id: string;
+      }
+    ).id;
     await s.call('plan', { id: p, title: 'migrate kafka cluster', steps: [{ text: 'rebalance brokers' }] });
     await s.call('forget', { ids: [ids.filler0, ids.words] });
     const queries = [

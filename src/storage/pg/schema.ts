@@ -99,7 +99,7 @@ export const entries = pgTable(
 );
 
 /**
- * Recall's inverted index, kept by triggers on entries: one row per (org, lexeme, entry), and per
+ * Recall's inverted index, kept by triggers on entries: one row per (org, lexeme, project, entry), and per
  * identifier or path the entry names (`#` + the identifier, lower-cased). A B-tree on leakproof
  * equality: under row-level security Postgres will not use a GIN index through `@@` or `&&`
  * (not leakproof), so a full-text GIN index would be scanned row by row.
@@ -111,9 +111,11 @@ export const postings = pgTable(
       .notNull()
       .references(() => orgs.id, { onDelete: 'cascade' }),
     lexeme: text('lexeme').notNull(),
+    /** The entry's project, '' for none: a project read scans its project's keys and the org-wide ones. */
+    project: text('project').notNull(),
     entryId: uuid('entry_id').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.lexeme, t.entryId] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.lexeme, t.project, t.entryId] })],
 );
 
 /**
