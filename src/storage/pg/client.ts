@@ -34,7 +34,13 @@ export async function openStore(opts: DatabaseOptions): Promise<Store> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts) : openPglite(opts.dataDir ?? './.cairn/db', opts);
 }
 
+/** The embedded database, loaded only when used (a server on Postgres never pays for it). */
 async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store> {
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
   const client = await PGlite.create(dataDir);
   const db = drizzlePglite({ client });
