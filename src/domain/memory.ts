@@ -6,7 +6,7 @@
 import { Invalid, NotFound } from './errors';
 import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
-import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, type PlanStatus } from './plans';
+import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Store } from './ports';
 import { expandQuery } from './query';
 import {
@@ -133,7 +133,7 @@ export function createMemoryService(deps: MemoryDeps) {
         throw new Invalid('id', 'an update needs at least one of title, steps, status');
       }
       const status = input.status ?? (update ? undefined : DEFAULT_PLAN_STATUS);
-      if (!update && status !== 'draft' && status !== 'active') {
+      if (!update && !INITIAL_PLAN_STATUSES.includes(status as PlanStatus)) {
         throw new Invalid('status', `a new plan starts as draft or active, not ${status}`);
       }
       const r = await store.call('plan', who, {
