@@ -120,8 +120,14 @@ async function freshDatabase(name: string): Promise<string> {
   return u.toString();
 }
 
+/** The Node flags `npm start` runs the server with (heap sizing), so the bench measures the same process. */
+function startFlags(): string[] {
+  const start = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
+  return start.split(/\s+/).filter((w) => w.startsWith('--'));
+}
+
 async function startCairn(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'cairn.js'), 'serve'], {
+  const child = spawn(process.execPath, [...startFlags(), join(ROOT, 'bin', 'cairn.js'), 'serve'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), CAIRN_DATA_DIR: join(ROOT, '.cairn-bench') },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -152,7 +158,9 @@ async function topUp(db: pg.Client, orgId: string, turns: string[], have: number
     const n = Math.min(BATCH, want - from);
     await db.query(
       `INSERT INTO entries (id, org_id, kind, content, content_sha256, scope, agent, created_at, updated_at)
-       SELECT gen_random_uuid(), $1, 'memory', c, cairn_sha256(c), 'org', 'loader', t, t
+       SELECT (lpad(to_hex(floor(extract(epoch FROM t) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3)
+               || '8' || substr(md5(random()::text), 1, 15))::uuid, -- a UUIDv7 of t, as the service makes
+              $1, 'memory', c, cairn_sha256(c), 'org', 'loader', t, t
        FROM (SELECT $2::text[] AS turns) v,
             LATERAL generate_series($3::int, $3::int + $4::int - 1) AS g,
             LATERAL (SELECT turns[1 + (g % array_length(turns, 1))] || ' #' || g AS c,

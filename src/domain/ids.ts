@@ -1,16 +1,44 @@
-/** A UUIDv7: 48 bits of Unix milliseconds, then random bits; ids sort by creation time. */
+/**
+ * A UUIDv7: 48 bits of Unix milliseconds, then random bits; ids sort by creation time. Within one
+ * process they are strictly increasing (RFC 9562, monotonic random): an id made in the same
+ * millisecond as the previous one, or while the clock stands behind it, is the previous one plus a
+ * random step in its low 56 bits. Recall takes the order of ids as the order memories were written.
+ */
+let last: Uint8Array | undefined;
+let lastMs = -1;
+
 export function uuidv7(now: number = Date.now()): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
-  let ms = now;
-  for (let i = 5; i >= 0; i--) {
-    bytes[i] = ms % 256;
-    ms = Math.floor(ms / 256);
+  if (last && now <= lastMs && increment(last, bytes)) {
+    bytes.set(last);
+  } else {
+    lastMs = Math.max(now, lastMs + 1);
+    let ms = lastMs;
+    for (let i = 5; i >= 0; i--) {
+      bytes[i] = ms % 256;
+      ms = Math.floor(ms / 256);
+    }
+    bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+    bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+    last = bytes.slice();
   }
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Adds a random step of 1..2^24 to bytes 9..15 of `id`; false when that would overflow them. */
+function increment(id: Uint8Array, random: Uint8Array): boolean {
+  const next = id.slice();
+  let carry = 1 + (((random[0] ?? 0) << 16) | ((random[1] ?? 0) << 8) | (random[2] ?? 0));
+  for (let i = 15; i >= 9 && carry > 0; i--) {
+    const sum = (next[i] ?? 0) + carry;
+    next[i] = sum % 256;
+    carry = Math.floor(sum / 256);
+  }
+  if (carry > 0) return false;
+  id.set(next);
+  return true;
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -6,6 +6,7 @@ import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
 describe.each(DB_KINDS)('recall ranking on %s', (db) => {
   let t: TestServer;
   let orgId: string;
+  let key: string;
   let s: McpSession;
   const ids: Record<string, string> = {};
   const remember = async (name: string, content: string) => {
@@ -18,6 +19,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     t = await startTestServer(db);
     const org = await t.createOrg('acme');
     orgId = org.orgId;
+    key = org.key;
     s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker' });
     for (let i = 0; i < 8; i++)
       await remember(`filler${i}`, `The team met on Monday to talk about the project plan, item ${i}.`);
@@ -66,6 +68,81 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     expect((await top(''))[0]).toBe(ids.camel);
   });
 
+  it('brings the memories written next to a match as context, ranked below it', async () => {
+    const conv = await connect('v2', t.mcpUrl, { key: key, agent: 'ranker', project: '/chat/one' });
+    try {
+      const say = async (content: string) =>
+        ((await conv.call('remember', { content })).structured.entry as { id: string }).id;
+      await say('Anna: the weather was lovely today.');
+      const question = await say('Ben: what did you name the new puppy?');
+      const answer = await say('Anna: we called him Biscuit, after his colour.');
+      const later = await say('Ben: lovely, see you at the weekend.');
+      const hits = (await conv.call('recall', { query: 'What is the name of the puppy?' })).structured.hits as {
+        id: string;
+        score: number;
+      }[];
+      // the answer shares no word with the question; it is found as the matching turn's neighbour
+      expect(hits.map((h) => h.id).slice(0, 2)).toEqual([question, answer]);
+      expect(hits[1]?.score).toBeLessThan(hits[0]?.score ?? 0);
+      expect(hits.map((h) => h.id)).toContain(later);
+      // context stays within the project: the org-wide entries above are not neighbours here
+      expect(hits.map((h) => h.id)).not.toContain(ids.camel);
+    } finally {
+      await conv.close();
+    }
+  });
+
+  it('takes context only from entries the reader may see, and gives it only to them', async () => {
+    const alice = await connect('v2', t.mcpUrl, { key: key, agent: 'alice', project: '/chat/two' });
+    const bob = await connect('v2', t.mcpUrl, { key: key, agent: 'bob', project: '/chat/two' });
+    try {
+      const before = (
+        (await bob.call('remember', { content: 'standup moved to ten' })).structured.entry as { id: string }
+      ).id;
+      const secret = (
+        (await alice.call('remember', { content: 'my password hint is marmalade', scope: 'agent' })).structured
+          .entry as { id: string }
+      ).id;
+      const after = (
+        (await bob.call('remember', { content: 'lunch order closes at noon' })).structured.entry as {
+          id: string;
+        }
+      ).id;
+      // bob cannot see the private entry, so it lends no context to its neighbours
+      expect((await bob.call('recall', { query: 'marmalade hint' })).structured.hits).toEqual([]);
+      // bob's own match takes its neighbours from what bob sees: the private entry is skipped
+      const bobHits = ((await bob.call('recall', { query: 'standup' })).structured.hits as { id: string }[]).map(
+        (h) => h.id,
+      );
+      expect(bobHits).toEqual([before, after]);
+      // alice sees her entry and its neighbours
+      const aliceHits = (
+        (await alice.call('recall', { query: 'marmalade hint' })).structured.hits as { id: string }[]
+      ).map((h) => h.id);
+      expect(aliceHits).toEqual([secret, after, before]); // equal context: the newer first
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it('reads every project of an org of many projects', async () => {
+    const many = await t.createOrg('many');
+    const m = await connect('v2', t.mcpUrl, { key: many.key, agent: 'ranker' });
+    try {
+      const made: string[] = [];
+      for (let i = 0; i < 70; i++) {
+        const r = await m.call('remember', { content: `shard ${i} rebalanced overnight`, project: `/svc/${i}` });
+        made.push((r.structured.entry as { id: string }).id);
+      }
+      const hits = (await m.call('recall', { query: 'rebalanced shard', scope: 'org', limit: 100 })).structured
+        .hits as { id: string }[];
+      expect(hits.map((h) => h.id).sort()).toEqual([...made].sort());
+    } finally {
+      await m.close();
+    }
+  });
+
   it.runIf(db === 'postgres')('keeps its statistics equal to a rebuild after writes, updates and forgets', async () => {
     const p = (
       (await s.call('plan', { title: 'migrate kafka', steps: [{ text: 'drain partitions' }] })).structured.entry as {
@@ -83,7 +160,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const before = await read();
     await t.pg?.query('SELECT cairn_rebuild_recall_index($1)', [orgId]);
     expect(await read()).toEqual(before);
-    expect(before[1]).toEqual([{ docs: '13', lexemes: expect.any(String) }]); // 14 memories + 1 plan − 2 forgotten
+    expect(before[1]).toEqual([{ docs: '20', lexemes: expect.any(String) }]); // 21 memories + 1 plan − 2 forgotten
     expect(before[2]?.some((r) => r.lexeme === '#scripts/deploy.sh')).toBe(true);
   });
 });

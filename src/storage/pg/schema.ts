@@ -88,6 +88,8 @@ export const entries = pgTable(
     supersedes: uuid('supersedes'),
     supersededBy: uuid('superseded_by'),
     expiresAt: at('expires_at'),
+    /** The project, '' for none: recall's neighbours are found by it on an index. */
+    projectKey: text('project_key').notNull().generatedAlwaysAs(sql`coalesce(project, '')`),
     search: tsvector('search').generatedAlwaysAs(
       sql`to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || content || ' ' || coalesce(rationale, ''))`,
     ),
@@ -95,6 +97,8 @@ export const entries = pgTable(
   (t) => [
     index('entries_org_created_idx').on(t.orgId, t.createdAt),
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
+    // recall's neighbours: the entries written just before and after one, in its project
+    index('entries_org_project_id_idx').on(t.orgId, t.projectKey, t.id),
   ],
 );
 

@@ -1,0 +1,2 @@
+ALTER TABLE "entries" ADD COLUMN "project_key" text GENERATED ALWAYS AS (coalesce(project, '')) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "entries_org_project_id_idx" ON "entries" USING btree ("org_id","project_key","id");
