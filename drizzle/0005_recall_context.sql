@@ -8,10 +8,11 @@
 --    (k1 = 1.2, b = 0.15, a term counts once), plus 4 per identifier.
 -- 3. Context: memories written one after another in a project belong together (a reply and what it
 --    answers, a decision and its reason). The two nearest visible entries on either side of each of
---    the 15 best candidates join the scoring, and an entry's score is the larger of its own and
---    0.7 of the best candidate next to it (0.5 of one two away): an answer whose words differ
---    from the question's is found through its neighbour, and never ranks above it. The larger,
---    not the sum, so that a run of similar entries does not lift itself above a rarer match.
+--    the 10 best candidates are brought in with 0.7 of that candidate's score (0.5 two away); a
+--    candidate keeps the larger of its own score and what its neighbours lend it. An answer whose
+--    words differ from the question's is found through its neighbour, and never ranks above it.
+--    The larger, not the sum, so that a run of similar entries does not lift itself above a rarer
+--    match.
 -- The work is bounded by those constants, not by the size of the org.
 
 -- Whether an entry is one a recall may return: scope, expiry, supersession and the read's filters.
@@ -85,7 +86,7 @@ DECLARE
   v_rescore int := greatest(50, v_limit);
   v_cap constant int := 500;
   v_budget constant int := 2000;
-  v_sources constant int := 15;
+  v_sources constant int := 10;
   v_context constant float8 := 0.7;
   v_context2 constant float8 := 0.5;
   v_docs float8;
@@ -185,12 +186,12 @@ BEGIN
     FROM near n WHERE n.distance <= 2 GROUP BY n.id
   ), ranked AS (
     SELECT r.id, max(r.score) AS score FROM (
+      -- a candidate keeps the larger of its own score and its boost; a neighbour that is not a
+      -- candidate has the boost (had its own words weighed more, it would have been a candidate)
       SELECT u.id, u.score FROM unnest(v_ids, v_scores) AS u(id, score)
       UNION ALL
       SELECT b.id, b.boost FROM boosts b
-      UNION ALL -- the neighbours' own scores; an entry keeps the larger of its own score and its boost
-      SELECT e.id, cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_idents, v_avgdl)
-      FROM entries e WHERE e.org_id = v_org AND e.id IN (SELECT id FROM boosts) AND e.id <> ALL(v_ids)) r
+      ) r
     GROUP BY r.id ORDER BY max(r.score) DESC, r.id DESC LIMIT v_limit
   )
   SELECT coalesce(jsonb_agg(cairn_entry_json(e) || jsonb_build_object('score', round(r.score::numeric, 4))
