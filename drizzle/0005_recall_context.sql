@@ -3,8 +3,9 @@
 -- 1. Keys: the query's terms from the rarest while their document frequencies add up to 2,000
 --    (always the rarest), weighted by idf, and the identifiers and paths it names, weighted 4.
 --    Each key is read newest first off the postings index, at most 500 entries, in each project
---    the read sees (its own and the org-wide entries; every project of the org for an org read).
--- 2. The 50 entries (or the page size, if larger) holding the heaviest keys are scored in full: BM25 over every query term
+--    the read sees (its own and the org-wide entries; every project of the org for an org read,
+--    or across projects with a sort past 64 projects). Entries rank by the weights of their keys.
+-- 2. The best 50 (or the page size, if larger) are scored in full: BM25 over every query term
 --    (k1 = 1.2, b = 0.15, a term counts once), plus 4 per identifier.
 -- 3. Context: memories written one after another in a project belong together (a reply and what it
 --    answers, a decision and its reason). The two nearest visible entries on either side of each of
