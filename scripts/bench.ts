@@ -9,7 +9,8 @@
  *   --reference-sizes 1000,10000        corpus sizes for server-memory (it rewrites one JSON file per call)
  *
  * Each size is warmed with SECONDS of recalls before it is measured (steady state). The floor is `tools/list`: the same HTTP and MCP stack, answering after one trivial query (the
- * key check). The corpus is LoCoMo dialog turns (../shared/bench/locomo), one entry per turn, repeated with a
+ * key check). Besides the cells of one operation each, floor and recall are measured together at
+ * c = 1, alternating, so that their ratio is taken on the same machine state. The corpus is LoCoMo dialog turns (../shared/bench/locomo), one entry per turn, repeated with a
  * serial number up to the size; queries are LoCoMo questions. Bulk loading writes entries with
  * SQL (no ledger events); measured calls go through MCP over HTTP like any client.
  */
@@ -71,40 +72,56 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-async function measure(
-  op: string,
+/**
+ * Closed-loop clients for SECONDS, each sending the operations in turn (request i is op i mod n),
+ * so that operations measured together see the same machine: on a shared VM the speed drifts by a
+ * third between cells, which would otherwise land in their ratio. Throughput is per operation.
+ */
+async function measureTogether(
   size: number,
   concurrency: number,
-  once: (i: number) => Promise<boolean>,
-): Promise<Stat> {
-  const latencies: number[] = [];
-  let errors = 0;
+  ops: { op: string; once: (i: number) => Promise<boolean> }[],
+): Promise<Stat[]> {
+  const latencies = ops.map(() => [] as number[]);
+  const errors = ops.map(() => 0);
   let counter = 0;
   const end = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < end) {
         const i = counter++;
+        const k = i % ops.length;
         const t0 = performance.now();
-        const ok = await once(i).catch(() => false);
-        latencies.push(performance.now() - t0);
-        if (!ok) errors++;
+        const ok = await (ops[k] as (typeof ops)[number]).once(Math.floor(i / ops.length)).catch(() => false);
+        (latencies[k] as number[]).push(performance.now() - t0);
+        if (!ok) errors[k] = (errors[k] as number) + 1;
       }
     }),
   );
-  latencies.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 100) / 100;
-  return {
-    op,
-    size,
-    concurrency,
-    requests: latencies.length,
-    errors,
-    rps: r(latencies.length / SECONDS),
-    p50: r(percentile(latencies, 50)),
-    p95: r(percentile(latencies, 95)),
-    p99: r(percentile(latencies, 99)),
-  };
+  return ops.map(({ op }, k) => {
+    const l = (latencies[k] as number[]).sort((a, b) => a - b);
+    return {
+      op,
+      size,
+      concurrency,
+      requests: l.length,
+      errors: errors[k] as number,
+      rps: r(l.length / SECONDS),
+      p50: r(percentile(l, 50)),
+      p95: r(percentile(l, 95)),
+      p99: r(percentile(l, 99)),
+    };
+  });
+}
+
+async function measure(
+  op: string,
+  size: number,
+  concurrency: number,
+  once: (i: number) => Promise<boolean>,
+): Promise<Stat> {
+  return (await measureTogether(size, concurrency, [{ op, once }]))[0] as Stat;
 }
 
 // ---------------------------------------------------------------- Cairn
@@ -172,7 +189,16 @@ async function topUp(db: pg.Client, orgId: string, turns: string[], have: number
   await db.query('VACUUM ANALYZE'); // as autovacuum would after a load: visibility map for index-only scans
 }
 
-async function benchCairn(turns: string[], questions: string[]): Promise<{ stats: Stat[]; rss: number }> {
+interface Paired {
+  size: number;
+  floor: Stat;
+  recall: Stat;
+}
+
+async function benchCairn(
+  turns: string[],
+  questions: string[],
+): Promise<{ stats: Stat[]; paired: Paired[]; rss: number }> {
   const url = await freshDatabase('cairn_bench');
   const store = await openStore({ databaseUrl: url, poolSize: 1 });
   const { org, key } = await createOperator(store, 'bench').createOrg('bench');
@@ -182,6 +208,7 @@ async function benchCairn(turns: string[], questions: string[]): Promise<{ stats
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   const stats: Stat[] = [];
+  const paired: Paired[] = [];
   let rss = rssMiB(child.pid as number);
   const sampler = setInterval(() => {
     rss = Math.max(rss, rssMiB(child.pid as number));
@@ -224,13 +251,18 @@ async function benchCairn(turns: string[], questions: string[]): Promise<{ stats
         );
         process.stderr.write(`cairn: size ${size} c=${c} done (rss ${rss} MiB)\n`);
       }
+      const [floor, recall] = await measureTogether(size, 1, [
+        { op: 'floor', once: () => rpc('tools/list') },
+        { op: 'recall', once: (i) => tool('recall', { query: questions[i % questions.length] }) },
+      ]);
+      paired.push({ size, floor: floor as Stat, recall: recall as Stat });
     }
   } finally {
     clearInterval(sampler);
     child.kill('SIGTERM');
     await db.end();
   }
-  return { stats, rss };
+  return { stats, paired, rss };
 }
 
 // ---------------------------------------------------------------- reference: server-memory over stdio
@@ -308,6 +340,7 @@ async function main() {
     command,
     seconds: SECONDS,
     cairn: cairn.stats,
+    cairn_recall_vs_floor: cairn.paired,
     cairn_max_rss_mib: cairn.rss,
     reference,
   };
@@ -323,6 +356,15 @@ async function main() {
     `Cairn server peak RSS under this load: ${cairn.rss} MiB.`,
     '',
     table(rows),
+    '',
+    `Recall against the floor, measured together (c = 1, the two requests alternating for ${SECONDS} s, so that both see the same machine state):`,
+    '',
+    '| entries | floor p50 ms | recall p50 ms | recall / floor | floor p95 ms | recall p95 ms |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...cairn.paired.map(
+      (p) =>
+        `| ${p.size} | ${p.floor.p50} | ${p.recall.p50} | ${(p.recall.p50 / p.floor.p50).toFixed(2)} | ${p.floor.p95} | ${p.recall.p95} |`,
+    ),
   ].join('\n');
   console.log(md);
   writeBenchmarkSection('bench', 'Service (npm run bench)', md);

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { Config } from './config';
 import { createMemoryService } from './domain/memory';
 import type { BlobStore, Store } from './domain/ports';
+import { type Embedder, resilient } from './embeddings/provider';
 import { adminRoutes } from './http/admin';
 import { errorResponse, jsonRpcError } from './http/errors';
 import { hostAndOriginGuard } from './http/guard';
@@ -13,6 +14,8 @@ export interface Deps {
   config: Config;
   store: Store;
   blobs: BlobStore;
+  /** Semantic recall's provider; null or absent: recall is lexical. */
+  embedder?: Embedder | null;
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -23,7 +26,11 @@ const defaultLog = (message: string, err?: unknown) => {
 export function createApp(deps: Deps) {
   const { config, store } = deps;
   const log = deps.log ?? defaultLog;
-  const service = createMemoryService(deps);
+  const service = createMemoryService({
+    store,
+    blobs: deps.blobs,
+    semantic: deps.embedder ? resilient(deps.embedder, { log, timeoutMs: config.embeddings?.timeoutMs }) : undefined,
+  });
   const endpoint = createMcpEndpoint({
     service,
     version: config.version,

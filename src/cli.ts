@@ -77,8 +77,10 @@ async function operatorCommand(args: Args): Promise<unknown> {
   const [noun, verb, arg] = args.words;
   try {
     switch (noun === 'migrate' ? noun : `${noun} ${verb}`) {
-      case 'migrate':
-        return { ok: true, migrated: true }; // opening the store applied them
+      case 'migrate': // opening the store applied them, and set up the vector store if configured
+        return config.embeddings
+          ? { ok: true, migrated: true, semantic_recall: store.vectorsUnavailable ?? 'ready' }
+          : { ok: true, migrated: true };
       case 'org create':
         if (!arg) throw new Error(`org create needs a NAME\n${USAGE}`);
         return await ops.createOrg(arg);

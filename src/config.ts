@@ -15,8 +15,17 @@
  * CAIRN_MAX_ARTIFACT_BYTES largest artifact, decoded (default 5 MiB)
  * CAIRN_BASE_URL          public URL of the service, printed at start (default http://HOST:PORT)
  * CAIRN_NEON_HTTP_ENDPOINT Workers only: SQL-over-HTTP endpoint for Neon's driver (local development)
+ * CAIRN_EMBEDDINGS        semantic recall: off (default) | openai (an OpenAI-compatible endpoint) |
+ *                         workers-ai (the Workers AI binding AI; Workers only)
+ * CAIRN_EMBEDDINGS_URL    base URL of the OpenAI-compatible endpoint (default https://api.openai.com/v1)
+ * CAIRN_EMBEDDINGS_KEY    its bearer token
+ * CAIRN_EMBEDDINGS_MODEL  model (default text-embedding-3-small; @cf/baai/bge-base-en-v1.5 on workers-ai)
+ * CAIRN_EMBEDDINGS_DIMENSIONS vector size, at most 2000 (default: the model's, for the models listed
+ *                         in README.md; required for others)
+ * CAIRN_EMBEDDINGS_TIMEOUT_MS longest wait for an embedding before a call goes on without it (default 3000)
  */
 import { z } from 'zod';
+import { WORKERS_AI_MODELS } from './embeddings/workers-ai';
 
 const MiB = 1024 * 1024;
 const list = z
@@ -56,7 +65,41 @@ const schema = z.object({
     .positive()
     .default(5 * MiB),
   CAIRN_BASE_URL: z.string().url().optional(),
+  CAIRN_EMBEDDINGS: z.enum(['off', 'openai', 'workers-ai']).default('off'),
+  CAIRN_EMBEDDINGS_URL: z.string().url().default('https://api.openai.com/v1'),
+  CAIRN_EMBEDDINGS_KEY: z.string().optional(),
+  CAIRN_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  CAIRN_EMBEDDINGS_DIMENSIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(
+      2000,
+      'at most 2000 (the largest vector an HNSW index takes); models such as text-embedding-3-large can be asked for fewer',
+    )
+    .optional(),
+  CAIRN_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
 });
+
+/** Native dimensions of the OpenAI models Cairn knows. */
+const OPENAI_MODELS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+
+export type EmbeddingsConfig = { timeoutMs: number } & (
+  | {
+      provider: 'openai';
+      url: string;
+      key: string | undefined;
+      model: string;
+      dimensions: number;
+      /** Ask the model for fewer dimensions than its own (OpenAI's text-embedding-3 models). */
+      sendDimensions: boolean;
+    }
+  | { provider: 'workers-ai'; model: string; dimensions: number }
+);
 
 export interface Config {
   port: number;
@@ -72,6 +115,8 @@ export interface Config {
   maxArtifactBytes: number;
   baseUrl: string;
   version: string;
+  /** null: semantic recall is off. */
+  embeddings: EmbeddingsConfig | null;
 }
 
 export const VERSION = '0.1.0';
@@ -107,5 +152,46 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     maxArtifactBytes: c.CAIRN_MAX_ARTIFACT_BYTES,
     baseUrl: c.CAIRN_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`,
     version: VERSION,
+    embeddings: embeddingsConfig(c),
+  };
+}
+
+function embeddingsConfig(c: z.output<typeof schema>): EmbeddingsConfig | null {
+  if (c.CAIRN_EMBEDDINGS === 'off') return null;
+  const known = c.CAIRN_EMBEDDINGS === 'openai' ? OPENAI_MODELS : WORKERS_AI_MODELS;
+  const model =
+    c.CAIRN_EMBEDDINGS_MODEL ??
+    (c.CAIRN_EMBEDDINGS === 'openai' ? 'text-embedding-3-small' : '@cf/baai/bge-base-en-v1.5');
+  const native = known[model];
+  const dimensions = c.CAIRN_EMBEDDINGS_DIMENSIONS ?? native;
+  if (dimensions === undefined) {
+    throw new Error(
+      `configuration: CAIRN_EMBEDDINGS_DIMENSIONS: required for model ${model} (the size of its vectors)`,
+    );
+  }
+  if (dimensions > 2000) {
+    throw new Error(
+      `configuration: CAIRN_EMBEDDINGS_DIMENSIONS: ${model} makes ${dimensions} dimensions, more than an HNSW index takes (2000); set CAIRN_EMBEDDINGS_DIMENSIONS to 2000 or fewer`,
+    );
+  }
+  if (c.CAIRN_EMBEDDINGS === 'workers-ai') {
+    if (native === undefined) {
+      throw new Error(
+        `configuration: CAIRN_EMBEDDINGS_MODEL: Workers AI embedding models are ${Object.keys(WORKERS_AI_MODELS).join(', ')}`,
+      );
+    }
+    if (dimensions !== native) {
+      throw new Error(`configuration: CAIRN_EMBEDDINGS_DIMENSIONS: ${model} makes ${native} dimensions`);
+    }
+    return { provider: 'workers-ai', model, dimensions, timeoutMs: c.CAIRN_EMBEDDINGS_TIMEOUT_MS };
+  }
+  return {
+    provider: 'openai',
+    url: c.CAIRN_EMBEDDINGS_URL,
+    key: c.CAIRN_EMBEDDINGS_KEY,
+    model,
+    dimensions,
+    sendDimensions: native !== undefined && dimensions !== native,
+    timeoutMs: c.CAIRN_EMBEDDINGS_TIMEOUT_MS,
   };
 }

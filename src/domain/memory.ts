@@ -3,6 +3,7 @@
  * Every operation is one `Store.call` (one database round trip); artifact bytes go to the blob
  * store around it.
  */
+import type { Semantic } from '../embeddings/provider';
 import { Invalid, NotFound } from './errors';
 import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
@@ -22,6 +23,8 @@ import {
 export interface MemoryDeps {
   store: Store;
   blobs: BlobStore;
+  /** Semantic recall, when configured and the database holds vectors. */
+  semantic?: Semantic | undefined;
 }
 
 interface Common {
@@ -94,8 +97,18 @@ export type WriteTool = keyof typeof WRITES;
 const ORG_CACHE_SIZE = 10_000;
 
 export function createMemoryService(deps: MemoryDeps) {
-  const { store, blobs } = deps;
+  const { store, blobs, semantic } = deps;
   const orgOfKey = new Map<string, string>();
+
+  /**
+   * The vector of a text, as store arguments (`embedding`, `embedding_model`); none when semantic
+   * recall is off or its provider fails, and the call goes on without it.
+   */
+  async function embedding(text: string | undefined): Promise<Record<string, unknown>> {
+    if (!semantic || !text?.trim()) return {};
+    const vector = await semantic.vectorOf(text);
+    return vector ? { embedding: `[${vector.join(',')}]`, embedding_model: semantic.model } : {};
+  }
 
   async function orgOf(keyHash: string): Promise<string> {
     const cached = orgOfKey.get(keyHash);
@@ -116,6 +129,7 @@ export function createMemoryService(deps: MemoryDeps) {
         op: w.op,
         default_scope: w.defaultScope,
         dedup: w.dedup,
+        ...(await embedding([input.content, input.rationale].filter(Boolean).join('\n'))),
       });
       return {
         entry: withIsoTimes(r.entry as Entry),
@@ -143,12 +157,19 @@ export function createMemoryService(deps: MemoryDeps) {
         status,
         allowed_from: status ? allowedFrom(status) : [],
         final: FINAL_PLAN_STATUSES,
+        // a plan is found by its title and steps; a change of status alone keeps its vector
+        ...(await embedding([input.title, ...(input.steps ?? []).map((s) => s.text)].filter(Boolean).join('\n'))),
       });
       return { entry: withIsoTimes(r.entry as Entry), project: r.project as string | null };
     },
 
     async recall(who: CallIdentity, input: RecallInput) {
-      const r = await store.call('recall', who, { ...input, query: expandQuery(input.query.trim()) });
+      const query = input.query.trim();
+      const r = await store.call('recall', who, {
+        ...input,
+        query: expandQuery(query),
+        ...(await embedding(query)),
+      });
       const hits = (r.hits as (Entry & { score: number })[]).map((h) => withIsoTimes(h));
       return { hits, project: r.project as string | null, scope: r.scope as Scope };
     },

@@ -41,6 +41,8 @@ export interface Store {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Set when semantic recall was asked for and this database cannot hold vectors: why not. */
+  vectorsUnavailable?: string;
 }
 
 /** Artifact bytes. Keys are chosen by the service (`<org id>/<artifact id>`), never by callers. */

@@ -25,6 +25,24 @@ export interface DatabaseOptions {
   role?: string | undefined;
   /** Connections in the node-postgres pool. */
   poolSize?: number | undefined;
+  /** Semantic recall: set up the vector store for this model (see cairn_vectors_setup). */
+  vectors?: { model: string; dimensions: number } | undefined;
+}
+
+type Query = (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
+
+/** Sets up the vector store as the migrating role; returns why it cannot be, or undefined. */
+async function setupVectors(query: Query, opts: DatabaseOptions): Promise<string | undefined> {
+  if (!opts.vectors) return undefined;
+  const { rows } = await query('SELECT cairn_vectors_setup($1, $2) AS r', [
+    opts.vectors.model,
+    opts.vectors.dimensions,
+  ]);
+  return (rows[0]?.r as string | null) ?? undefined;
+}
+
+function withVectors(store: Store, unavailable: string | undefined): Store {
+  return unavailable === undefined ? store : { ...store, vectorsUnavailable: unavailable };
 }
 
 export async function openStore(opts: DatabaseOptions): Promise<Store> {
@@ -38,19 +56,23 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
+  // pgvector is loaded only for semantic recall: it costs start-up time and memory
+  const vector = opts.vectors ? (await import('@electric-sql/pglite-pgvector')).vector : undefined;
   const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, vector ? { extensions: { vector } } : {});
   const db = drizzlePglite({ client });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  const unavailable = await setupVectors((text, params) => client.query(text, params), opts);
   const role = opts.role ?? APP_ROLE;
   if (role) await client.exec(`SET ROLE ${quoteIdent(role)}`);
-  return createPgStore(
+  const store = createPgStore(
     (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
     async () => {
       await client.close();
       unlock();
     },
   );
+  return withVectors(store, unavailable);
 }
 
 /**
@@ -87,13 +109,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Runs the migrations against a Postgres server, one migrator at a time. */
-export async function migratePostgres(databaseUrl: string): Promise<void> {
+/**
+ * Runs the migrations against a Postgres server, one migrator at a time, and sets up the vector
+ * store when asked; returns why semantic recall cannot run there, if it cannot.
+ */
+export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions = {}): Promise<string | undefined> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_DIR });
+    return await setupVectors((text, params) => client.query(text, params), opts);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
@@ -101,7 +127,7 @@ export async function migratePostgres(databaseUrl: string): Promise<void> {
 }
 
 async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise<Store> {
-  await migratePostgres(databaseUrl);
+  const unavailable = await migratePostgres(databaseUrl, opts);
   const role = opts.role ?? APP_ROLE;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -110,10 +136,11 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
   });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   const db = drizzlePg({ client: pool });
-  return createPgStore(
+  const store = createPgStore(
     (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
     () => pool.end(),
   );
+  return withVectors(store, unavailable);
 }
 
 function quoteIdent(name: string): string {

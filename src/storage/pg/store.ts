@@ -68,10 +68,18 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
 
   return {
     call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>) {
+      const { embedding, embedding_model, ...rest } = args;
+      if ((op === 'write' || op === 'plan') && typeof embedding === 'string') {
+        // the entry's vector is stored by the same statement (cairn_vector_put)
+        return one<Record<string, unknown>>(
+          sql`SELECT cairn_vector_put(${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(rest)}::jsonb), ${embedding_model}, ${embedding}) AS r`,
+        );
+      }
       return one<Record<string, unknown>>(
         sql`SELECT ${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(args)}::jsonb) AS r`,
       );
     },
+
     whoami(keyHash) {
       return one<{ org_id: string }>(sql`SELECT cairn_whoami(${keyHash}) AS r`);
     },

@@ -1,0 +1,28 @@
+/** Builds the configured embedding provider (README.md, "Semantic recall"). */
+import type { EmbeddingsConfig } from '../config';
+import { openAiEmbedder } from './openai';
+import type { Embedder } from './provider';
+import { type AiBinding, workersAiEmbedder, workersAiSpace } from './workers-ai';
+
+/** Where a configuration's vectors live: the model name they are stored under, and their size. */
+export function vectorSpace(config: EmbeddingsConfig | null): { model: string; dimensions: number } | undefined {
+  if (!config) return undefined;
+  const model = config.provider === 'workers-ai' ? workersAiSpace(config.model) : config.model;
+  return { model, dimensions: config.dimensions };
+}
+
+export function createEmbedder(
+  config: EmbeddingsConfig | null,
+  platform: { ai?: AiBinding | undefined; fetch?: typeof fetch } = {},
+): Embedder | null {
+  if (!config) return null;
+  if (config.provider === 'workers-ai') {
+    if (!platform.ai) {
+      throw new Error(
+        'configuration: CAIRN_EMBEDDINGS=workers-ai needs the Workers AI binding (`[ai] binding = "AI"` in wrangler.toml); on Node use CAIRN_EMBEDDINGS=openai',
+      );
+    }
+    return workersAiEmbedder(platform.ai, config.model, config.dimensions);
+  }
+  return openAiEmbedder({ ...config, fetch: platform.fetch });
+}
