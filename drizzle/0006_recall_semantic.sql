@@ -97,9 +97,13 @@ END $$;
 CREATE FUNCTION cairn_vector_put(r jsonb, p_model text, p_vector text) RETURNS jsonb LANGUAGE plpgsql AS $$
 BEGIN
   IF to_regclass('entry_vectors') IS NOT NULL AND r->'entry'->>'id' IS NOT NULL THEN
-    INSERT INTO entry_vectors (entry_id, model, org_id, embedding)
-      VALUES ((r->'entry'->>'id')::uuid, p_model, cairn_org(), p_vector::vector)
-      ON CONFLICT (entry_id, model) DO UPDATE SET embedding = EXCLUDED.embedding;
+    BEGIN
+      INSERT INTO entry_vectors (entry_id, model, org_id, embedding)
+        VALUES ((r->'entry'->>'id')::uuid, p_model, cairn_org(), p_vector::vector)
+        ON CONFLICT (entry_id, model) DO UPDATE SET embedding = EXCLUDED.embedding;
+    EXCEPTION WHEN others THEN -- the entry is stored whatever becomes of its vector
+      RAISE WARNING 'cairn: vector of entry % not stored: %', r->'entry'->>'id', SQLERRM;
+    END;
   END IF;
   RETURN r;
 END $$;
@@ -129,6 +133,9 @@ BEGIN
     INTO v_ids
     USING p_vector, p_org, p_k, p_agent, p_scope, p_proj, p_all, p_kinds, p_tags, p_author, p_since, p_until;
   RETURN v_ids;
+EXCEPTION WHEN others THEN -- recall goes on lexically
+  RAISE WARNING 'cairn: semantic recall skipped: %', SQLERRM;
+  RETURN NULL;
 END $$;
 --> statement-breakpoint
 -- Generic plans: the ranking statements take milliseconds to plan, longer than they run; each is

@@ -163,6 +163,11 @@ function embeddingsConfig(c: z.output<typeof schema>): EmbeddingsConfig | null {
     c.CAIRN_EMBEDDINGS_MODEL ??
     (c.CAIRN_EMBEDDINGS === 'openai' ? 'text-embedding-3-small' : '@cf/baai/bge-base-en-v1.5');
   const native = known[model];
+  if (c.CAIRN_EMBEDDINGS === 'workers-ai' && native === undefined) {
+    throw new Error(
+      `configuration: CAIRN_EMBEDDINGS_MODEL: Workers AI embedding models are ${Object.keys(WORKERS_AI_MODELS).join(', ')}`,
+    );
+  }
   const dimensions = c.CAIRN_EMBEDDINGS_DIMENSIONS ?? native;
   if (dimensions === undefined) {
     throw new Error(
@@ -175,11 +180,6 @@ function embeddingsConfig(c: z.output<typeof schema>): EmbeddingsConfig | null {
     );
   }
   if (c.CAIRN_EMBEDDINGS === 'workers-ai') {
-    if (native === undefined) {
-      throw new Error(
-        `configuration: CAIRN_EMBEDDINGS_MODEL: Workers AI embedding models are ${Object.keys(WORKERS_AI_MODELS).join(', ')}`,
-      );
-    }
     if (dimensions !== native) {
       throw new Error(`configuration: CAIRN_EMBEDDINGS_DIMENSIONS: ${model} makes ${native} dimensions`);
     }

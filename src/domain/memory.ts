@@ -3,12 +3,11 @@
  * Every operation is one `Store.call` (one database round trip); artifact bytes go to the blob
  * store around it.
  */
-import type { Semantic } from '../embeddings/provider';
 import { Invalid, NotFound } from './errors';
 import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
-import type { BlobStore, CallIdentity, Store } from './ports';
+import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
 import { expandQuery } from './query';
 import {
   type Artifact,

@@ -45,6 +45,13 @@ export interface Store {
   vectorsUnavailable?: string;
 }
 
+/** Semantic recall's view of an embedding provider: a vector, or null when a call goes without. */
+export interface Semantic {
+  /** The vector space (model) the vectors belong to. */
+  readonly model: string;
+  vectorOf(text: string): Promise<number[] | null>;
+}
+
 /** Artifact bytes. Keys are chosen by the service (`<org id>/<artifact id>`), never by callers. */
 export interface BlobStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;

@@ -1,14 +1,14 @@
 /** Builds the configured embedding provider (README.md, "Semantic recall"). */
 import type { EmbeddingsConfig } from '../config';
 import { openAiEmbedder } from './openai';
-import type { Embedder } from './provider';
-import { type AiBinding, workersAiEmbedder, workersAiSpace } from './workers-ai';
+import { type Embedder, spaceName } from './provider';
+import { type AiBinding, workersAiEmbedder, workersAiModel } from './workers-ai';
 
 /** Where a configuration's vectors live: the model name they are stored under, and their size. */
 export function vectorSpace(config: EmbeddingsConfig | null): { model: string; dimensions: number } | undefined {
   if (!config) return undefined;
-  const model = config.provider === 'workers-ai' ? workersAiSpace(config.model) : config.model;
-  return { model, dimensions: config.dimensions };
+  const model = config.provider === 'workers-ai' ? workersAiModel(config.model) : config.model;
+  return { model: spaceName(model, config.dimensions), dimensions: config.dimensions };
 }
 
 export function createEmbedder(

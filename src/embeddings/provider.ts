@@ -4,18 +4,14 @@
  * slow or failing provider costs recall its semantic half, never an answer.
  */
 
+import type { Semantic } from '../domain/ports';
+
 export interface Embedder {
   /** Names the vector space: vectors of different models are never compared. */
   readonly model: string;
   readonly dimensions: number;
   /** One vector per text, in order; throws when any is missing or malformed. */
   embed(texts: string[], signal: AbortSignal): Promise<number[][]>;
-}
-
-/** What the memory service uses: a vector, or null when semantic recall is off for this call. */
-export interface Semantic {
-  readonly model: string;
-  vectorOf(text: string): Promise<number[] | null>;
 }
 
 export interface ResilienceOptions {
@@ -38,7 +34,7 @@ export function resilient(embedder: Embedder, opts: ResilienceOptions): Semantic
   const now = opts.now ?? Date.now;
   let closedAt = 0;
   return {
-    model: embedder.model,
+    model: spaceName(embedder.model, embedder.dimensions),
     async vectorOf(text) {
       if (now() < closedAt) return null;
       try {
@@ -54,6 +50,15 @@ export function resilient(embedder: Embedder, opts: ResilienceOptions): Semantic
       }
     },
   };
+}
+
+/**
+ * The name a configuration's vectors are stored and searched under: the model and the vector
+ * size, so that vectors of another model, or of the same model asked for another size, are never
+ * compared (each gets its own index).
+ */
+export function spaceName(model: string, dimensions: number): string {
+  return `${model}/${dimensions}`;
 }
 
 /** Checks a provider's answer: `count` vectors of `dimensions` finite numbers. */

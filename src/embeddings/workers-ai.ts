@@ -22,14 +22,14 @@ export const WORKERS_AI_MODELS: Record<string, number> = {
   '@cf/baai/bge-large-en-v1.5': 1024,
 };
 
-/** The name vectors of a model are stored under: the pooling is part of the vector space. */
-export function workersAiSpace(model: string): string {
+/** A model as Cairn names it: the pooling is part of the vector space. */
+export function workersAiModel(model: string): string {
   return `${model}#cls`;
 }
 
 export function workersAiEmbedder(ai: AiBinding, model: string, dimensions: number): Embedder {
   return {
-    model: workersAiSpace(model),
+    model: workersAiModel(model),
     dimensions,
     async embed(texts, signal) {
       const out: number[][] = [];
