@@ -1,8 +1,9 @@
 /**
- * Semantic recall end to end: the Node server with an OpenAI-compatible embeddings endpoint
+ * Semantic recall end to end, with an OpenAI-compatible embeddings endpoint
  * (test/fixtures/embeddings-server.ts, the real API's limits). On PGlite (pgvector) recall finds
- * by meaning and fuses it with the lexical ranking; on the Postgres server here (no pgvector) and
- * whenever the provider fails, recall stays lexical and nothing written is lost.
+ * by meaning and fuses it with the lexical ranking; on the Postgres server here (no pgvector),
+ * on the Worker before its vector store is set up, and whenever the provider fails, recall stays
+ * lexical and nothing written is lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '../../src/storage/pg/client';
@@ -150,6 +151,33 @@ describe('semantic recall on a Postgres server without pgvector', () => {
       expect(hitIds(await s.call('recall', { query: 'automobile' }))).toEqual([id]);
       expect(hitIds(await s.call('recall', { query: 'car' }))).toEqual([]);
       expect(emb.requests).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('semantic recall on Workers (wrangler dev), before the vector store is set up', () => {
+  let emb: EmbeddingsServer;
+  let t: TestServer;
+
+  beforeAll(async () => {
+    emb = await startEmbeddingsServer();
+    t = await startTestServer('workers', semanticEnv(emb));
+  });
+  afterAll(async () => {
+    await t?.close();
+    await emb?.close();
+  });
+
+  it('embeds through the provider from workerd and answers lexically until cairn migrate sets vectors up', async () => {
+    const s = await connect('v2', t.mcpUrl, { key: (await t.createOrg('acme')).key, agent: 'alice' });
+    try {
+      const id = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));
+      expect(hitIds(await s.call('recall', { query: 'automobile' }))).toEqual([id]);
+      expect(hitIds(await s.call('recall', { query: 'car' }))).toEqual([]);
+      // the Worker cannot tell from its bindings whether the database holds vectors, so it asks
+      expect(emb.requests).toBe(3);
     } finally {
       await s.close();
     }
