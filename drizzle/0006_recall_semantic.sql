@@ -295,3 +295,39 @@ BEGIN
     JOIN entries e ON e.org_id = v_org AND e.id = r.id;
   RETURN json_build_object('hits', v_hits, 'project', v_proj, 'scope', v_scope);
 END $$;
+--> statement-breakpoint
+-- Backfill (`cairn embed`): a page of the org's entries that have no vector in a space, by id.
+CREATE FUNCTION cairn_admin_unembedded(p_org uuid, p_model text, p_after uuid, p_limit int)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_entries jsonb;
+BEGIN
+  PERFORM set_config('cairn.org', p_org::text, true);
+  IF NOT EXISTS (SELECT 1 FROM orgs WHERE id = p_org) THEN
+    RAISE EXCEPTION 'org % not found', p_org USING ERRCODE = 'CN404';
+  END IF;
+  IF to_regclass('entry_vectors') IS NULL THEN
+    RAISE EXCEPTION 'the database holds no vectors: configure CAIRN_EMBEDDINGS and run cairn migrate' USING ERRCODE = 'CN409';
+  END IF;
+  SELECT coalesce(jsonb_agg(cairn_entry_json(e) ORDER BY e.id), '[]'::jsonb) INTO v_entries
+    FROM (SELECT * FROM entries e
+          WHERE e.org_id = p_org AND e.id > coalesce(p_after, '00000000-0000-0000-0000-000000000000'::uuid)
+            AND NOT EXISTS (SELECT 1 FROM entry_vectors v WHERE v.entry_id = e.id AND v.model = p_model)
+          ORDER BY e.id LIMIT p_limit) e;
+  RETURN v_entries;
+END $$;
+--> statement-breakpoint
+-- Backfill: stores vectors ([{id, vector}]) for entries of the org; returns how many it stored.
+CREATE FUNCTION cairn_admin_put_vectors(p_org uuid, p_model text, p_items jsonb)
+RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+  v_count int;
+BEGIN
+  PERFORM set_config('cairn.org', p_org::text, true);
+  INSERT INTO entry_vectors (entry_id, model, org_id, embedding)
+    SELECT e.id, p_model, e.org_id, (i->>'vector')::vector
+    FROM jsonb_array_elements(p_items) AS i JOIN entries e ON e.org_id = p_org AND e.id = (i->>'id')::uuid
+    ON CONFLICT (entry_id, model) DO UPDATE SET embedding = EXCLUDED.embedding;
+  GET DIAGNOSTICS v_count = ROW_COUNT;
+  RETURN v_count;
+END $$;

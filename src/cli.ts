@@ -1,10 +1,12 @@
 /**
  * The `cairn` command. serve | migrate | org create NAME | org list | key create --org ID [--name N]
- * | key list --org ID | key revoke KEY_ID | ledger verify --org ID. `--json` prints one JSON object.
+ * | key list --org ID | key revoke KEY_ID | ledger verify --org ID | embed [--org ID]. `--json`
+ * prints one JSON object.
  * Operator commands open the database directly (the embedded one only while no server holds it).
  */
 import { createOperator } from './auth/operator';
 import { parseConfig } from './config';
+import { createEmbedder } from './embeddings/index';
 import { openStoreFor, startServer } from './node';
 
 const USAGE = `usage: cairn <command>
@@ -15,7 +17,9 @@ const USAGE = `usage: cairn <command>
   key create --org ORG_ID [--name NAME] [--json]
   key list --org ORG_ID [--json]
   key revoke KEY_ID [--json]
-  ledger verify --org ORG_ID [--json]`;
+  ledger verify --org ORG_ID [--json]
+  embed [--org ORG_ID] [--json]      give entries written before semantic recall was on their vectors
+                                     (CAIRN_EMBEDDINGS_* as for serve; every org unless --org)`;
 
 interface Args {
   words: string[];
@@ -76,7 +80,7 @@ async function operatorCommand(args: Args): Promise<unknown> {
   const ops = createOperator(store, 'cli');
   const [noun, verb, arg] = args.words;
   try {
-    switch (noun === 'migrate' ? noun : `${noun} ${verb}`) {
+    switch (noun === 'migrate' || noun === 'embed' ? noun : `${noun} ${verb}`) {
       case 'migrate': // opening the store applied them, and set up the vector store if configured
         return config.embeddings
           ? { ok: true, migrated: true, semantic_recall: store.vectorsUnavailable ?? 'ready' }
@@ -98,6 +102,18 @@ async function operatorCommand(args: Args): Promise<unknown> {
         return { key: await store.admin.revokeKey(arg, 'cli') };
       case 'ledger verify':
         return await ops.verifyLedger(need(args.flags, 'org'));
+      case 'embed': {
+        const embedder = createEmbedder(config.embeddings);
+        if (!embedder) {
+          throw new Error('embed needs semantic recall configured: set CAIRN_EMBEDDINGS (README.md, Semantic recall)');
+        }
+        if (store.vectorsUnavailable) throw new Error(`semantic recall is unavailable: ${store.vectorsUnavailable}`);
+        const orgs =
+          typeof args.flags.org === 'string' ? [args.flags.org] : (await store.admin.listOrgs()).map((o) => o.id);
+        const done = [];
+        for (const id of orgs) done.push(await ops.embedMissing(id, embedder));
+        return { orgs: done };
+      }
       default:
         throw new Error(USAGE);
     }

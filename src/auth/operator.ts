@@ -1,10 +1,13 @@
 /** Operator actions shared by the CLI and the admin API. */
 import { uuidv7 } from '../domain/ids';
 import { verifyChain } from '../domain/ledger';
+import { embeddingText, vectorLiteral } from '../domain/memory';
 import type { Store } from '../domain/ports';
+import { type Embedder, spaceName } from '../embeddings/provider';
 import { newKey } from './keys';
 
 const LEDGER_PAGE = 1000;
+const EMBED_PAGE = 64;
 
 export function createOperator(store: Store, actor: string) {
   return {
@@ -21,6 +24,28 @@ export function createOperator(store: Store, actor: string) {
     },
     verifyLedger(orgId: string) {
       return verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, LEDGER_PAGE));
+    },
+    /**
+     * Gives every entry of the org that has none a vector (semantic recall switched on for an
+     * existing memory), a page at a time; a provider failure stops it, and a rerun goes on from
+     * where it stopped.
+     */
+    async embedMissing(orgId: string, embedder: Embedder) {
+      const model = spaceName(embedder.model, embedder.dimensions);
+      let embedded = 0;
+      let after: string | null = null;
+      for (;;) {
+        const page = await store.admin.unembedded(orgId, model, after, EMBED_PAGE);
+        if (page.length === 0) return { org_id: orgId, embedded };
+        const texts = page.map((e) => embeddingText(e) || e.content);
+        const vectors = await embedder.embed(texts, AbortSignal.timeout(60_000));
+        embedded += await store.admin.putVectors(
+          orgId,
+          model,
+          page.map((e, i) => ({ id: e.id, vector: vectorLiteral(vectors[i] as number[]) })),
+        );
+        after = (page[page.length - 1] as { id: string }).id;
+      }
     },
   };
 }

@@ -83,6 +83,26 @@ export interface ArtifactGetInput {
   scope?: Scope | undefined;
 }
 
+/** A vector as Postgres (pgvector) reads it. */
+export function vectorLiteral(vector: number[]): string {
+  return `[${vector.join(',')}]`;
+}
+
+/**
+ * The text an entry is embedded from: a plan's title and steps, any other entry's content and
+ * rationale. Writes, plan changes and `cairn embed` all use it, so one entry gets one vector
+ * whichever way it was made.
+ */
+export function embeddingText(e: {
+  content?: string | undefined;
+  rationale?: string | null | undefined;
+  title?: string | null | undefined;
+  steps?: { text: string }[] | null | undefined;
+}): string {
+  const parts = e.title != null || e.steps ? [e.title, ...(e.steps ?? []).map((s) => s.text)] : [e.content, e.rationale];
+  return parts.filter(Boolean).join('\n');
+}
+
 /** How each write tool maps onto an entry kind, its ledger op and its default scope. */
 const WRITES = {
   remember: { kind: 'memory', op: 'remember', defaultScope: null, dedup: true },
@@ -106,7 +126,7 @@ export function createMemoryService(deps: MemoryDeps) {
   async function embedding(text: string | undefined): Promise<Record<string, unknown>> {
     if (!semantic || !text?.trim()) return {};
     const vector = await semantic.vectorOf(text);
-    return vector ? { embedding: `[${vector.join(',')}]`, embedding_model: semantic.model } : {};
+    return vector ? { embedding: vectorLiteral(vector), embedding_model: semantic.model } : {};
   }
 
   async function orgOf(keyHash: string): Promise<string> {
@@ -128,7 +148,7 @@ export function createMemoryService(deps: MemoryDeps) {
         op: w.op,
         default_scope: w.defaultScope,
         dedup: w.dedup,
-        ...(await embedding([input.content, input.rationale].filter(Boolean).join('\n'))),
+        ...(await embedding(embeddingText(input))),
       });
       return {
         entry: withIsoTimes(r.entry as Entry),
@@ -156,8 +176,8 @@ export function createMemoryService(deps: MemoryDeps) {
         status,
         allowed_from: status ? allowedFrom(status) : [],
         final: FINAL_PLAN_STATUSES,
-        // a plan is found by its title and steps; a change of status alone keeps its vector
-        ...(await embedding([input.title, ...(input.steps ?? []).map((s) => s.text)].filter(Boolean).join('\n'))),
+        // a change of status alone keeps the plan's vector
+        ...(await embedding(embeddingText({ title: input.title, steps: input.steps }))),
       });
       return { entry: withIsoTimes(r.entry as Entry), project: r.project as string | null };
     },

@@ -1,5 +1,5 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
-import type { ApiKeyInfo, LedgerEvent } from './types';
+import type { ApiKeyInfo, Entry, LedgerEvent } from './types';
 
 /** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
 export interface CallIdentity {
@@ -31,6 +31,10 @@ export interface AdminStore {
   listKeys(orgId: string): Promise<ApiKeyInfo[]>;
   listOrgs(): Promise<OrgInfo[]>;
   ledgerPage(orgId: string, afterSeq: number, limit: number): Promise<LedgerEvent[]>;
+  /** Entries of the org with no vector in `model`'s space, by id after `afterId`. */
+  unembedded(orgId: string, model: string, afterId: string | null, limit: number): Promise<Entry[]>;
+  /** Stores vectors (`[x,y,…]` text) for entries of the org; returns how many were stored. */
+  putVectors(orgId: string, model: string, items: { id: string; vector: string }[]): Promise<number>;
 }
 
 export interface Store {

@@ -5,7 +5,11 @@
  * on the Worker before its vector store is set up, and whenever the provider fails, recall stays
  * lexical and nothing written is lost.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/node';
 import { migratePostgres } from '../../src/storage/pg/client';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../fixtures/embeddings-server';
 import { connect, type McpSession } from '../helpers/clients';
@@ -128,20 +132,25 @@ describe('semantic recall when the provider fails', () => {
   });
 });
 
-describe('semantic recall on a Postgres server without pgvector', () => {
+describe.each([
+  { db: 'postgres' as const, asked: 0 },
+  { db: 'workers' as const, asked: 3 },
+])('semantic recall on $db without a vector store', ({ db, asked }) => {
   let emb: EmbeddingsServer;
   let t: TestServer;
 
   beforeAll(async () => {
     emb = await startEmbeddingsServer();
-    t = await startTestServer('postgres', semanticEnv(emb));
+    t = await startTestServer(db, semanticEnv(emb));
   });
   afterAll(async () => {
     await t?.close();
     await emb?.close();
   });
 
-  it('says why it is unavailable, stays lexical and never calls the provider', async () => {
+  it('stays lexical, and says why where the database has no pgvector', async () => {
+    // the Node server learns it when it opens the database, and then never calls the provider;
+    // the Worker cannot tell from its bindings, so it asks, until `cairn migrate` sets vectors up
     expect(await migratePostgres(t.pg?.url ?? '', { vectors: { model: 'test-embedding-small', dimensions: 64 } })).toBe(
       'the database has no pgvector extension',
     );
@@ -150,36 +159,55 @@ describe('semantic recall on a Postgres server without pgvector', () => {
       const id = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));
       expect(hitIds(await s.call('recall', { query: 'automobile' }))).toEqual([id]);
       expect(hitIds(await s.call('recall', { query: 'car' }))).toEqual([]);
-      expect(emb.requests).toBe(0);
+      expect(emb.requests).toBe(asked);
     } finally {
       await s.close();
     }
   });
 });
 
-describe('semantic recall on Workers (wrangler dev), before the vector store is set up', () => {
+describe('cairn embed: semantic recall switched on for an existing memory', () => {
   let emb: EmbeddingsServer;
   let t: TestServer;
 
   beforeAll(async () => {
     emb = await startEmbeddingsServer();
-    t = await startTestServer('workers', semanticEnv(emb));
+    t = await startTestServer('pglite'); // semantic recall off
   });
   afterAll(async () => {
     await t?.close();
     await emb?.close();
   });
 
-  it('embeds through the provider from workerd and answers lexically until cairn migrate sets vectors up', async () => {
-    const s = await connect('v2', t.mcpUrl, { key: (await t.createOrg('acme')).key, agent: 'alice' });
+  it('gives the entries written before their vectors, once, and recall then finds them by meaning', async () => {
+    const org = await t.createOrg('acme');
+    const s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'alice' });
+    const car = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));
+    const plan = idOf(await s.call('plan', { title: 'Replace the sedan tyres', steps: [{ text: 'book a garage' }] }));
+    await s.close();
+    await t.stop();
+
+    const env = { ...process.env, ...semanticEnv(emb), CAIRN_DATA_DIR: t.dataDir, DATABASE_URL: '' };
+    const embed = async () =>
+      JSON.parse(
+        (
+          await promisify(execFile)(
+            process.execPath,
+            [join(import.meta.dirname, '..', '..', 'bin', 'cairn.js'), 'embed', '--json'],
+            { env },
+          )
+        ).stdout,
+      );
+    expect(await embed()).toEqual({ orgs: [{ org_id: org.orgId, embedded: 2 }] });
+    expect(await embed()).toEqual({ orgs: [{ org_id: org.orgId, embedded: 0 }] });
+
+    const server = await startServer({ ...semanticEnv(emb), CAIRN_DATA_DIR: t.dataDir, PORT: '0', HOST: '127.0.0.1' });
+    const again = await connect('v2', `${server.url}/mcp`, { key: org.key, agent: 'alice' });
     try {
-      const id = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));
-      expect(hitIds(await s.call('recall', { query: 'automobile' }))).toEqual([id]);
-      expect(hitIds(await s.call('recall', { query: 'car' }))).toEqual([]);
-      // the Worker cannot tell from its bindings whether the database holds vectors, so it asks
-      expect(emb.requests).toBe(3);
+      expect(hitIds(await again.call('recall', { query: 'car' })).sort()).toEqual([car, plan].sort());
     } finally {
-      await s.close();
+      await again.close();
+      await server.close();
     }
-  });
+  }, 60_000);
 });

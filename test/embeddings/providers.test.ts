@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config';
 import { createEmbedder } from '../../src/embeddings/index';
-import { openAiEmbedder } from '../../src/embeddings/openai';
+import { type OpenAiOptions, openAiEmbedder } from '../../src/embeddings/openai';
 import { clip, type Embedder, resilient } from '../../src/embeddings/provider';
 import { type AiBinding, workersAiEmbedder } from '../../src/embeddings/workers-ai';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../fixtures/embeddings-server';
@@ -67,15 +67,18 @@ describe('configuration', () => {
 describe('an OpenAI-compatible endpoint', () => {
   let emb: EmbeddingsServer;
   let embedder: Embedder;
-  beforeAll(async () => {
-    emb = await startEmbeddingsServer();
-    embedder = openAiEmbedder({
+  const make = (o: Partial<OpenAiOptions> = {}) =>
+    openAiEmbedder({
       url: emb.url,
       key: emb.key,
       model: 'test-embedding-small',
       dimensions: 64,
       sendDimensions: false,
+      ...o,
     });
+  beforeAll(async () => {
+    emb = await startEmbeddingsServer();
+    embedder = make();
   });
   afterAll(() => emb?.close());
 
@@ -101,40 +104,13 @@ describe('an OpenAI-compatible endpoint', () => {
   });
 
   it('fails with the endpoint’s own message on a wrong key or model, and on vectors of another size', async () => {
-    const wrongKey = openAiEmbedder({
-      url: emb.url,
-      key: 'nope',
-      model: 'test-embedding-small',
-      dimensions: 64,
-      sendDimensions: false,
-    });
-    await expect(wrongKey.embed(['x'], signal())).rejects.toThrow(/answered 401: .*Incorrect API key/);
-    const wrongModel = openAiEmbedder({
-      url: emb.url,
-      key: emb.key,
-      model: 'gpt-x',
-      dimensions: 64,
-      sendDimensions: false,
-    });
-    await expect(wrongModel.embed(['x'], signal())).rejects.toThrow(/answered 404: .*does not exist/);
-    const wrongSize = openAiEmbedder({
-      url: emb.url,
-      key: emb.key,
-      model: 'test-embedding-small',
-      dimensions: 32,
-      sendDimensions: false,
-    });
-    await expect(wrongSize.embed(['x'], signal())).rejects.toThrow(/64 numbers; expected 32/);
+    await expect(make({ key: 'nope' }).embed(['x'], signal())).rejects.toThrow(/answered 401: .*Incorrect API key/);
+    await expect(make({ model: 'gpt-x' }).embed(['x'], signal())).rejects.toThrow(/answered 404: .*does not exist/);
+    await expect(make({ dimensions: 32 }).embed(['x'], signal())).rejects.toThrow(/64 numbers; expected 32/);
   });
 
   it('asks for fewer dimensions where the model allows it', async () => {
-    const short = openAiEmbedder({
-      url: emb.url,
-      key: emb.key,
-      model: 'text-embedding-3-small',
-      dimensions: 256,
-      sendDimensions: true,
-    });
+    const short = make({ model: 'text-embedding-3-small', dimensions: 256, sendDimensions: true });
     expect((await short.embed(['x'], signal()))[0]).toHaveLength(256);
   });
 });

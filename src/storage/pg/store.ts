@@ -6,7 +6,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CairnError, Conflict, Forbidden, Invalid, NotFound, Unauthorized, Unavailable } from '../../domain/errors';
 import type { AdminStore, CallIdentity, Store, StoreOp } from '../../domain/ports';
-import { type ApiKeyInfo, type LedgerEvent, withIsoTimes } from '../../domain/types';
+import { type ApiKeyInfo, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
 export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -63,6 +63,15 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
         sql`SELECT cairn_admin_ledger(${orgId}::uuid, ${afterSeq}, ${limit}) AS r`,
       );
       return events.map((e) => withIsoTimes(e));
+    },
+    async unembedded(orgId, model, afterId, limit) {
+      const entries = await one<Entry[]>(
+        sql`SELECT cairn_admin_unembedded(${orgId}::uuid, ${model}, ${afterId}::uuid, ${limit}) AS r`,
+      );
+      return entries.map((e) => withIsoTimes(e));
+    },
+    putVectors(orgId, model, items) {
+      return one<number>(sql`SELECT cairn_admin_put_vectors(${orgId}::uuid, ${model}, ${JSON.stringify(items)}::jsonb) AS r`);
     },
   };
 
