@@ -99,7 +99,8 @@ export function embeddingText(e: {
   title?: string | null | undefined;
   steps?: { text: string }[] | null | undefined;
 }): string {
-  const parts = e.title != null || e.steps ? [e.title, ...(e.steps ?? []).map((s) => s.text)] : [e.content, e.rationale];
+  const parts =
+    e.title != null || e.steps ? [e.title, ...(e.steps ?? []).map((s) => s.text)] : [e.content, e.rationale];
   return parts.filter(Boolean).join('\n');
 }
 

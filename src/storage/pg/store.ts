@@ -71,7 +71,9 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       return entries.map((e) => withIsoTimes(e));
     },
     putVectors(orgId, model, items) {
-      return one<number>(sql`SELECT cairn_admin_put_vectors(${orgId}::uuid, ${model}, ${JSON.stringify(items)}::jsonb) AS r`);
+      return one<number>(
+        sql`SELECT cairn_admin_put_vectors(${orgId}::uuid, ${model}, ${JSON.stringify(items)}::jsonb) AS r`,
+      );
     },
   };
 
