@@ -91,6 +91,8 @@ BEGIN
   EXECUTE format('CREATE INDEX IF NOT EXISTS %I ON entry_vectors USING hnsw ((embedding::vector(%s)) vector_cosine_ops) WHERE model = %L',
     'entry_vectors_' || left(md5(p_model || '/' || p_dims), 16), p_dims, p_model);
   RETURN NULL;
+EXCEPTION WHEN insufficient_privilege THEN
+  RETURN format('the role %s may not set up pgvector (%s); run cairn migrate as the database owner', current_user, SQLERRM);
 END $$;
 --> statement-breakpoint
 -- Stores the vector of the entry a write or plan statement returned (`r`), in the same statement.
