@@ -1,6 +1,7 @@
 /** createApp(deps): every route of Cairn on one Hono app, one error mapping. */
 import { Hono } from 'hono';
 import type { Config } from './config';
+import { dashboardRoutes } from './dashboard/routes';
 import { createMemoryService } from './domain/memory';
 import type { BlobStore, Store } from './domain/ports';
 import { type Embedder, resilient } from './embeddings/provider';
@@ -57,5 +58,6 @@ export function createApp(deps: Deps) {
   app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
   app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes }));
   app.route('/admin', adminRoutes(store, config.adminToken));
+  app.route('/dashboard', dashboardRoutes({ store, publicUrl: config.publicUrl, log }));
   return app;
 }

@@ -114,6 +114,8 @@ export interface Config {
   maxBodyBytes: number;
   maxArtifactBytes: number;
   baseUrl: string;
+  /** CAIRN_BASE_URL when set: where clients reach the service (else pages use the request's origin). */
+  publicUrl: string | undefined;
   version: string;
   /** null: semantic recall is off. */
   embeddings: EmbeddingsConfig | null;
@@ -151,6 +153,7 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     maxBodyBytes: c.CAIRN_MAX_BODY_BYTES,
     maxArtifactBytes: c.CAIRN_MAX_ARTIFACT_BYTES,
     baseUrl: c.CAIRN_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`,
+    publicUrl: c.CAIRN_BASE_URL,
     version: VERSION,
     embeddings: embeddingsConfig(c),
   };

@@ -37,11 +37,35 @@ export interface AdminStore {
   putVectors(orgId: string, model: string, items: { id: string; vector: string }[]): Promise<number>;
 }
 
+/** A signed-in dashboard session: the user, their orgs, the org shown and the forms' token. */
+export interface DashboardSession {
+  user_id: string;
+  email: string;
+  org_id: string | null;
+  csrf: string;
+  orgs: { id: string; name: string; role: string }[];
+}
+
+/** The dashboard's accounts and the org actions it offers; sessions are named by their token's hash. */
+export interface DashboardStore {
+  session(tokenHash: string): Promise<DashboardSession | null>;
+  signup(userId: string, email: string, passwordHash: string, orgId: string, orgName: string): Promise<void>;
+  account(email: string): Promise<{ user_id: string; password_hash: string } | null>;
+  startSession(tokenHash: string, userId: string, csrf: string, seconds: number): Promise<void>;
+  endSession(tokenHash: string): Promise<void>;
+  switchOrg(tokenHash: string, orgId: string): Promise<void>;
+  createOrg(userId: string, orgId: string, name: string): Promise<void>;
+  keys(tokenHash: string): Promise<ApiKeyInfo[]>;
+  createKey(tokenHash: string, key: NewKey): Promise<ApiKeyInfo>;
+  revokeKey(tokenHash: string, keyId: string): Promise<ApiKeyInfo>;
+}
+
 export interface Store {
   call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Authenticates a key on its own (requests that carry no tool call). */
   whoami(keyHash: string): Promise<{ org_id: string }>;
   admin: AdminStore;
+  dashboard: DashboardStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -203,6 +203,54 @@ export const objectIds = pgTable('object_ids', {
   id: uuid('id').primaryKey(),
 });
 
+/** Dashboard accounts: a person who signs in with an email and a password. */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    /** Lower-cased. */
+    email: text('email').notNull(),
+    /** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (base64url). */
+    passwordHash: text('password_hash').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);
+
+/** Which orgs a user belongs to. */
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.orgId] }), index('memberships_org_idx').on(t.orgId)],
+);
+
+/** Signed-in browsers. Only the SHA-256 of the session token is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The org the dashboard shows. */
+    orgId: uuid('org_id').references(() => orgs.id, { onDelete: 'set null' }),
+    /** The token every form of this session carries. */
+    csrf: text('csrf').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
 export type EntryRow = typeof entries.$inferSelect;
 export type ArtifactRow = typeof artifacts.$inferSelect;
 export type LedgerRow = typeof ledger.$inferSelect;

@@ -5,7 +5,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { CairnError, Conflict, Forbidden, Invalid, NotFound, Unauthorized, Unavailable } from '../../domain/errors';
-import type { AdminStore, CallIdentity, Store, StoreOp } from '../../domain/ports';
+import type { AdminStore, CallIdentity, DashboardSession, DashboardStore, Store, StoreOp } from '../../domain/ports';
 import { type ApiKeyInfo, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
@@ -77,7 +77,42 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     },
   };
 
+  const dashboard: DashboardStore = {
+    session: (tokenHash) => one<DashboardSession | null>(sql`SELECT cairn_dash_session(${tokenHash}) AS r`),
+    async signup(userId, email, passwordHash, orgId, orgName) {
+      await one(
+        sql`SELECT cairn_dash_signup(${userId}::uuid, ${email}, ${passwordHash}, ${orgId}::uuid, ${orgName}) AS r`,
+      );
+    },
+    account: (email) =>
+      one<{ user_id: string; password_hash: string } | null>(sql`SELECT cairn_dash_account(${email}) AS r`),
+    async startSession(tokenHash, userId, csrf, seconds) {
+      await one(sql`SELECT cairn_dash_session_start(${tokenHash}, ${userId}::uuid, ${csrf}, ${seconds}) AS r`);
+    },
+    async endSession(tokenHash) {
+      await one(sql`SELECT cairn_dash_session_end(${tokenHash}) AS r`);
+    },
+    async switchOrg(tokenHash, orgId) {
+      await one(sql`SELECT cairn_dash_switch(${tokenHash}, ${orgId}::uuid) AS r`);
+    },
+    async createOrg(userId, orgId, name) {
+      await one(sql`SELECT cairn_dash_org_create(${userId}::uuid, ${orgId}::uuid, ${name}) AS r`);
+    },
+    async keys(tokenHash) {
+      return (await one<ApiKeyInfo[]>(sql`SELECT cairn_dash_keys(${tokenHash}) AS r`)).map((k) => withIsoTimes(k));
+    },
+    async createKey(tokenHash, key) {
+      return withIsoTimes(
+        await one<ApiKeyInfo>(sql`SELECT cairn_dash_key_create(${tokenHash}, ${JSON.stringify(key)}::jsonb) AS r`),
+      );
+    },
+    async revokeKey(tokenHash, keyId) {
+      return withIsoTimes(await one<ApiKeyInfo>(sql`SELECT cairn_dash_key_revoke(${tokenHash}, ${keyId}::uuid) AS r`));
+    },
+  };
+
   return {
+    dashboard,
     call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>) {
       const { embedding, embedding_model, ...rest } = args;
       if ((op === 'write' || op === 'plan') && typeof embedding === 'string') {

@@ -1,0 +1,184 @@
+CREATE TABLE "memberships" (
+	"user_id" uuid NOT NULL,
+	"org_id" uuid NOT NULL,
+	"role" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "memberships_user_id_org_id_pk" PRIMARY KEY("user_id","org_id")
+);
+--> statement-breakpoint
+CREATE TABLE "sessions" (
+	"token_hash" text PRIMARY KEY NOT NULL,
+	"user_id" uuid NOT NULL,
+	"org_id" uuid,
+	"csrf" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "users" (
+	"id" uuid PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"password_hash" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "memberships" ADD CONSTRAINT "memberships_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "memberships" ADD CONSTRAINT "memberships_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "memberships_org_idx" ON "memberships" USING btree ("org_id");--> statement-breakpoint
+CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "users_email_idx" ON "users" USING btree ("email");--> statement-breakpoint
+-- Dashboard accounts (docs/design.md, "Dashboard"): users, the orgs they belong to, browser
+-- sessions. Tool calls never reach these tables: row-level security lets only the dashboard's
+-- functions, which set cairn.dashboard for their statement, see them.
+CREATE FUNCTION cairn_dashboard() RETURNS boolean LANGUAGE sql STABLE AS $$
+  SELECT coalesce(current_setting('cairn.dashboard', true), '') = 'on'
+$$;
+--> statement-breakpoint
+ALTER TABLE users ENABLE ROW LEVEL SECURITY;
+--> statement-breakpoint
+ALTER TABLE users FORCE ROW LEVEL SECURITY;
+--> statement-breakpoint
+CREATE POLICY users_dashboard ON users USING (cairn_dashboard());
+--> statement-breakpoint
+ALTER TABLE memberships ENABLE ROW LEVEL SECURITY;
+--> statement-breakpoint
+ALTER TABLE memberships FORCE ROW LEVEL SECURITY;
+--> statement-breakpoint
+CREATE POLICY memberships_dashboard ON memberships USING (cairn_dashboard());
+--> statement-breakpoint
+ALTER TABLE sessions ENABLE ROW LEVEL SECURITY;
+--> statement-breakpoint
+ALTER TABLE sessions FORCE ROW LEVEL SECURITY;
+--> statement-breakpoint
+CREATE POLICY sessions_dashboard ON sessions USING (cairn_dashboard());
+--> statement-breakpoint
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'cairn_app') THEN
+    EXECUTE 'GRANT SELECT, INSERT, UPDATE, DELETE ON users, memberships, sessions TO cairn_app';
+  END IF;
+END $$;
+--> statement-breakpoint
+-- The signed-in user of a session, their orgs and the one shown; NULL for an unknown or expired one.
+CREATE FUNCTION cairn_dash_session(p_token_hash text) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_s sessions;
+  v_email text;
+  v_orgs jsonb;
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  SELECT * INTO v_s FROM sessions WHERE token_hash = p_token_hash AND expires_at > now();
+  IF v_s.token_hash IS NULL THEN
+    RETURN NULL;
+  END IF;
+  SELECT email INTO v_email FROM users WHERE id = v_s.user_id;
+  PERFORM set_config('cairn.operator', 'on', true); -- the names of the user's orgs
+  SELECT coalesce(jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name, 'role', m.role) ORDER BY o.name, o.id), '[]')
+    INTO v_orgs FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.user_id = v_s.user_id;
+  PERFORM set_config('cairn.operator', '', true);
+  RETURN jsonb_build_object('user_id', v_s.user_id, 'email', v_email, 'org_id', v_s.org_id, 'csrf', v_s.csrf,
+    'orgs', v_orgs);
+END $$;
+--> statement-breakpoint
+-- The user and org a session acts for: 401 without a live session, 403 outside the user's orgs.
+CREATE FUNCTION cairn_dash_actor(p_token_hash text, OUT user_id uuid, OUT email text, OUT org_id uuid)
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  SELECT s.user_id, u.email, s.org_id INTO user_id, email, org_id
+    FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = p_token_hash AND s.expires_at > now();
+  IF user_id IS NULL THEN
+    RAISE EXCEPTION 'sign in first' USING ERRCODE = 'CN401';
+  END IF;
+  IF org_id IS NULL OR NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = cairn_dash_actor.user_id
+      AND m.org_id = cairn_dash_actor.org_id) THEN
+    RAISE EXCEPTION 'org: not one of your orgs' USING ERRCODE = 'CN403';
+  END IF;
+  PERFORM set_config('cairn.org', org_id::text, true);
+END $$;
+--> statement-breakpoint
+-- A new org with its owner (no API key yet: keys are made under Settings, API keys).
+CREATE FUNCTION cairn_dash_org_create(p_user uuid, p_org uuid, p_name text) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  PERFORM set_config('cairn.org', p_org::text, true);
+  INSERT INTO orgs (id, name) VALUES (p_org, p_name);
+  INSERT INTO ledger_heads (org_id, seq, hash) VALUES (p_org, 0, repeat('0', 64));
+  INSERT INTO entry_stats (org_id, docs, lexemes) VALUES (p_org, 0, 0);
+  INSERT INTO memberships (user_id, org_id, role) VALUES (p_user, p_org, 'owner');
+  RETURN jsonb_build_object('id', p_org, 'name', p_name);
+END $$;
+--> statement-breakpoint
+-- Sign-up: the account and its first org, in one statement.
+CREATE FUNCTION cairn_dash_signup(p_user uuid, p_email text, p_hash text, p_org uuid, p_org_name text)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  BEGIN
+    INSERT INTO users (id, email, password_hash) VALUES (p_user, p_email, p_hash);
+  EXCEPTION WHEN unique_violation THEN
+    RAISE EXCEPTION 'email: an account with this email exists; sign in instead' USING ERRCODE = 'CN409';
+  END;
+  RETURN jsonb_build_object('user_id', p_user, 'org', cairn_dash_org_create(p_user, p_org, p_org_name));
+END $$;
+--> statement-breakpoint
+-- The stored password hash of an account, for the service to check; NULL when there is none.
+CREATE FUNCTION cairn_dash_account(p_email text) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  RETURN (SELECT jsonb_build_object('user_id', id, 'password_hash', password_hash) FROM users WHERE email = p_email);
+END $$;
+--> statement-breakpoint
+-- A new session showing the user's first org; the user's expired sessions are dropped.
+CREATE FUNCTION cairn_dash_session_start(p_token_hash text, p_user uuid, p_csrf text, p_seconds int)
+RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  DELETE FROM sessions WHERE user_id = p_user AND expires_at <= now();
+  INSERT INTO sessions (token_hash, user_id, org_id, csrf, expires_at)
+    VALUES (p_token_hash, p_user,
+      (SELECT m.org_id FROM memberships m WHERE m.user_id = p_user ORDER BY m.created_at, m.org_id LIMIT 1),
+      p_csrf, now() + make_interval(secs => p_seconds));
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION cairn_dash_session_end(p_token_hash text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  DELETE FROM sessions WHERE token_hash = p_token_hash;
+END $$;
+--> statement-breakpoint
+-- Shows another of the user's orgs (403 for an org that is not theirs).
+CREATE FUNCTION cairn_dash_switch(p_token_hash text, p_org uuid) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  UPDATE sessions s SET org_id = p_org WHERE s.token_hash = p_token_hash AND s.expires_at > now()
+    AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = s.user_id AND m.org_id = p_org);
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'org: not one of your orgs' USING ERRCODE = 'CN403';
+  END IF;
+END $$;
+--> statement-breakpoint
+-- Settings, API keys: list, create (attributed to the user's email), revoke (keys of the org only).
+CREATE FUNCTION cairn_dash_keys(p_token_hash text) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN cairn_admin_list_keys((cairn_dash_actor(p_token_hash)).org_id);
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION cairn_dash_key_create(p_token_hash text, p_key jsonb) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  RETURN cairn_admin_create_key(a.org_id, p_key, a.email);
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION cairn_dash_key_revoke(p_token_hash text, p_key uuid) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM api_keys WHERE id = p_key AND org_id = a.org_id) THEN
+    RAISE EXCEPTION 'key % not found', p_key USING ERRCODE = 'CN404';
+  END IF;
+  RETURN cairn_admin_revoke_key(p_key, a.email);
+END $$;

@@ -1,0 +1,253 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * /dashboard: accounts (sign up, sign in, sign out), the user's orgs, and Settings → API keys.
+ * Sessions: a random token in an HttpOnly, SameSite=Lax cookie (`__Host-` and Secure on HTTPS);
+ * only its hash is stored. Every form carries a token: the session's for signed-in forms, a
+ * double-submit cookie for the sign-in and sign-up forms; a cross-site Origin is refused as well.
+ */
+import { type Context, Hono } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { newKey } from '../auth/keys';
+import { CairnError, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors';
+import { sha256Hex } from '../domain/hash';
+import { uuidv7 } from '../domain/ids';
+import type { DashboardSession, Store } from '../domain/ports';
+import { hashPassword, randomToken, verifyPassword } from './password';
+import { KeyCreated, Keys, Orgs, RevokeKey, SignIn, SignUp } from './views';
+
+const SESSION_SECONDS = 14 * 24 * 3600;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Checked against when an email has no account, so that a wrong email costs what a wrong password does. */
+let dummyHash: Promise<string> | undefined;
+
+interface Options {
+  store: Store;
+  /** CAIRN_BASE_URL, if set; else the request's origin. */
+  publicUrl: string | undefined;
+  log: (message: string, err?: unknown) => void;
+}
+
+type Vars = { Variables: { nonce: string; session: DashboardSession | null; token: string | undefined } };
+
+export function dashboardRoutes({ store, publicUrl, log }: Options) {
+  const app = new Hono<Vars>();
+  const baseOf = (c: Context) => publicUrl ?? new URL(c.req.url).origin;
+  const secure = (c: Context) => baseOf(c).startsWith('https:');
+  /** The session cookie's options: `__Host-` prefixed (Secure, Path=/, no Domain) on HTTPS. */
+  const sessionCookie = (c: Context) =>
+    secure(c) ? ({ prefix: 'host', secure: true } as const) : ({ prefix: undefined, secure: false } as const);
+
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'POST') {
+      const origin = c.req.header('origin');
+      if (origin && origin !== 'null' && new URL(origin).host !== new URL(c.req.url).host) {
+        return c.text('Cross-site form posts are refused.', 403);
+      }
+    }
+    const nonce = randomToken(16);
+    c.set('nonce', nonce);
+    const token = getCookie(c, 'cairn_session', sessionCookie(c).prefix);
+    c.set('token', token);
+    c.set('session', token ? await store.dashboard.session(await sha256Hex(token)) : null);
+    await next();
+    c.header(
+      'Content-Security-Policy',
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    c.header('Referrer-Policy', 'same-origin');
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
+
+  /** The double-submit token of the anonymous forms: a cookie, and the same value in the form. */
+  const anonymousToken = (c: Context) => {
+    const value = getCookie(c, 'cairn_form') ?? randomToken();
+    setCookie(c, 'cairn_form', value, { httpOnly: true, sameSite: 'Strict', path: '/dashboard', secure: secure(c) });
+    return value;
+  };
+  const form = async (c: Context) => {
+    const body = await c.req.parseBody();
+    const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
+    return { field };
+  };
+  /** The signed-in session, with the form's token checked for a POST; else a redirect to sign in. */
+  const signedIn = async (c: Context<Vars>, field?: (name: string) => string) => {
+    const session = c.get('session');
+    if (!session) return null;
+    if (field && field('_csrf') !== session.csrf)
+      throw new Forbidden('the form has expired; reload the page and try again');
+    return session;
+  };
+  const tokenHash = async (c: Context<Vars>) => sha256Hex(c.get('token') ?? '');
+  const toSignIn = (c: Context) => c.redirect('/dashboard/signin', 303);
+  const message = (err: unknown) => {
+    if (err instanceof CairnError) return err.message.replace(/^\w+: /, '');
+    log('dashboard action failed', err);
+    return 'Something went wrong; nothing was changed. Try again.';
+  };
+  const statusOf = (err: unknown) =>
+    err instanceof Invalid
+      ? 422
+      : err instanceof Forbidden
+        ? 403
+        : err instanceof NotFound
+          ? 404
+          : err instanceof CairnError
+            ? 409
+            : 500;
+
+  async function startSession(c: Context, userId: string) {
+    const token = randomToken();
+    await store.dashboard.startSession(await sha256Hex(token), userId, randomToken(), SESSION_SECONDS);
+    setCookie(c, 'cairn_session', token, {
+      httpOnly: true,
+      sameSite: 'Lax',
+      path: '/',
+      maxAge: SESSION_SECONDS,
+      ...sessionCookie(c),
+    });
+    deleteCookie(c, 'cairn_form', { path: '/dashboard' });
+  }
+
+  app.get('/', async (c) => {
+    const session = await signedIn(c);
+    return session ? c.html(<Orgs nonce={c.get('nonce')} session={session} />) : toSignIn(c);
+  });
+
+  app.get('/signup', (c) => c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} />));
+  app.post('/signup', async (c) => {
+    const { field } = await form(c);
+    const email = field('email').trim().toLowerCase();
+    const org = field('org').trim();
+    const again = (error: string, status: 403 | 409 | 422) =>
+      c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} org={org} />, status);
+    if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
+      return again('The form has expired; try again.', 403);
+    }
+    if (!EMAIL_RE.test(email) || email.length > 254) return again('Enter an email address like name@example.com.', 422);
+    const password = field('password');
+    if (password.length < 12 || password.length > 1024)
+      return again('Choose a password of 12 to 1024 characters.', 422);
+    if (!org || org.length > 100) return again('Name your organisation (up to 100 characters).', 422);
+    const userId = uuidv7();
+    try {
+      await store.dashboard.signup(userId, email, await hashPassword(password), uuidv7(), org);
+    } catch (err) {
+      return again(message(err), 409);
+    }
+    await startSession(c, userId);
+    return c.redirect('/dashboard/settings/keys', 303);
+  });
+
+  app.get('/signin', (c) => c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} />));
+  app.post('/signin', async (c) => {
+    const { field } = await form(c);
+    const email = field('email').trim().toLowerCase();
+    const again = (error: string, status: 401 | 403) =>
+      c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} />, status);
+    if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
+      return again('The form has expired; try again.', 403);
+    }
+    const account = await store.dashboard.account(email);
+    dummyHash ??= hashPassword(randomToken());
+    const ok = await verifyPassword(field('password'), account?.password_hash ?? (await dummyHash));
+    if (!account || !ok) return again('Wrong email or password.', 401);
+    await startSession(c, account.user_id);
+    return c.redirect('/dashboard', 303);
+  });
+
+  app.post('/signout', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (session) await store.dashboard.endSession(await tokenHash(c));
+    deleteCookie(c, 'cairn_session', { path: '/', ...sessionCookie(c) });
+    return toSignIn(c);
+  });
+
+  app.post('/orgs', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const name = field('name').trim();
+    if (!name || name.length > 100) {
+      return c.html(
+        <Orgs nonce={c.get('nonce')} session={session} error="Name the org (up to 100 characters)." />,
+        422,
+      );
+    }
+    const orgId = uuidv7();
+    await store.dashboard.createOrg(session.user_id, orgId, name);
+    await store.dashboard.switchOrg(await tokenHash(c), orgId);
+    return c.redirect('/dashboard/settings/keys', 303);
+  });
+
+  app.post('/orgs/switch', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    await store.dashboard.switchOrg(await tokenHash(c), field('org_id'));
+    return c.redirect('/dashboard', 303);
+  });
+
+  const keysPage = async (
+    c: Context<Vars>,
+    session: DashboardSession,
+    extra: { notice?: string; error?: string },
+    status = 200,
+  ) =>
+    c.html(
+      <Keys
+        nonce={c.get('nonce')}
+        session={session}
+        keys={await store.dashboard.keys(await tokenHash(c))}
+        {...extra}
+      />,
+      status as 200,
+    );
+
+  app.get('/settings/keys', async (c) => {
+    const session = await signedIn(c);
+    return session ? keysPage(c, session, {}) : toSignIn(c);
+  });
+
+  app.post('/settings/keys', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const name = field('name').trim();
+    if (!name || name.length > 100) return keysPage(c, session, { error: 'Name the key (up to 100 characters).' }, 422);
+    const { secret, key } = await newKey(name);
+    const info = await store.dashboard.createKey(await tokenHash(c), key);
+    return c.html(
+      <KeyCreated nonce={c.get('nonce')} session={session} apiKey={info} secret={secret} mcpUrl={`${baseOf(c)}/mcp`} />,
+    );
+  });
+
+  const keyOf = async (c: Context<Vars>, id: string) => {
+    const key = (await store.dashboard.keys(await tokenHash(c))).find((k) => k.id === id);
+    if (!key) throw new NotFound('no such key in this org');
+    return key;
+  };
+
+  app.get('/settings/keys/:id/revoke', async (c) => {
+    const session = await signedIn(c);
+    if (!session) return toSignIn(c);
+    return c.html(<RevokeKey nonce={c.get('nonce')} session={session} apiKey={await keyOf(c, c.req.param('id'))} />);
+  });
+
+  app.post('/settings/keys/:id/revoke', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const key = await keyOf(c, c.req.param('id'));
+    await store.dashboard.revokeKey(await tokenHash(c), key.id);
+    return keysPage(c, session, { notice: `Key “${key.name}” is revoked; its next request is refused.` });
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof Unauthorized) return toSignIn(c);
+    return c.text(message(err), statusOf(err) as 403);
+  });
+
+  return app;
+}

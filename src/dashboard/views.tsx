@@ -1,0 +1,303 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * The dashboard's pages: plain server-rendered HTML (Hono JSX), semantic and keyboard-usable, one
+ * small inline style sheet, and one tiny script (the copy button) allowed by a per-response nonce.
+ */
+import type { Child } from 'hono/jsx';
+import type { DashboardSession } from '../domain/ports';
+import type { ApiKeyInfo } from '../domain/types';
+
+const STYLE = `
+:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
+body { margin: 0 auto; max-width: 56rem; padding: 1rem; }
+header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
+  border-bottom: 1px solid #8886; padding-bottom: .5rem; margin-bottom: 1rem; }
+nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+form.inline { display: inline; }
+label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
+input, select, button { font: inherit; padding: .4rem .6rem; max-width: 100%; }
+input[type=email], input[type=password], input[type=text] { width: 22rem; }
+button { cursor: pointer; }
+:focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #8884; vertical-align: top; }
+.error { color: #b00020; font-weight: 600; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+.notice { background: #8882; padding: .5rem .75rem; }
+pre, code { font-family: ui-monospace, monospace; }
+pre { background: #8882; padding: .75rem; overflow-x: auto; }
+@media (max-width: 40rem) { table, thead, tbody, tr, th, td { display: block; } thead { display: none; }
+  td { border: 0; padding: .1rem 0; } tr { border-bottom: 1px solid #8884; padding: .5rem 0; } }
+`;
+
+const COPY = `document.querySelectorAll('button[data-copy]').forEach(function (b) {
+  b.addEventListener('click', function () {
+    var t = document.getElementById(b.getAttribute('data-copy')).textContent;
+    navigator.clipboard.writeText(t).then(function () { b.textContent = 'Copied'; });
+  });
+});`;
+
+export interface PageProps {
+  title: string;
+  nonce: string;
+  session?: DashboardSession | null | undefined;
+  children?: Child;
+}
+
+export function Page({ title, nonce, session, children }: PageProps) {
+  const org = session?.orgs.find((o) => o.id === session.org_id);
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · Cairn`}</title>
+        <style nonce={nonce}>{STYLE}</style>
+      </head>
+      <body>
+        <header>
+          <strong>Cairn{org ? ` · ${org.name}` : ''}</strong>
+          {session ? (
+            <nav aria-label="Dashboard">
+              <ul>
+                <li>
+                  <a href="/dashboard">Orgs</a>
+                </li>
+                <li>
+                  <a href="/dashboard/settings/keys">Settings, API keys</a>
+                </li>
+                <li>
+                  <form class="inline" method="post" action="/dashboard/signout">
+                    <input type="hidden" name="_csrf" value={session.csrf} />
+                    <button type="submit">Sign out ({session.email})</button>
+                  </form>
+                </li>
+              </ul>
+            </nav>
+          ) : null}
+        </header>
+        <main>
+          <h1>{title}</h1>
+          {children}
+        </main>
+        <script nonce={nonce}>{COPY}</script>
+      </body>
+    </html>
+  );
+}
+
+export function ErrorLine({ error }: { error?: string | undefined }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+export function SignUp(p: { nonce: string; csrf: string; error?: string; email?: string; org?: string }) {
+  return (
+    <Page title="Create your account" nonce={p.nonce}>
+      <ErrorLine error={p.error} />
+      <form method="post" action="/dashboard/signup">
+        <input type="hidden" name="_csrf" value={p.csrf} />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="email" required value={p.email ?? ''} />
+        <label for="password">Password (at least 12 characters)</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" minlength={12} required />
+        <label for="org">Organisation name</label>
+        <input id="org" name="org" type="text" required maxlength={100} value={p.org ?? ''} />
+        <p>
+          <button type="submit">Create account</button>
+        </p>
+      </form>
+      <p>
+        Have an account? <a href="/dashboard/signin">Sign in</a>
+      </p>
+    </Page>
+  );
+}
+
+export function SignIn(p: { nonce: string; csrf: string; error?: string; email?: string }) {
+  return (
+    <Page title="Sign in" nonce={p.nonce}>
+      <ErrorLine error={p.error} />
+      <form method="post" action="/dashboard/signin">
+        <input type="hidden" name="_csrf" value={p.csrf} />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="email" required value={p.email ?? ''} />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <p>
+          <button type="submit">Sign in</button>
+        </p>
+      </form>
+      <p>
+        New here? <a href="/dashboard/signup">Create an account</a>
+      </p>
+    </Page>
+  );
+}
+
+export function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
+  const { session } = p;
+  return (
+    <Page title="Your orgs" nonce={p.nonce} session={session}>
+      <ErrorLine error={p.error} />
+      <ul>
+        {session.orgs.map((o) => (
+          <li>
+            {o.id === session.org_id ? (
+              <strong>
+                {o.name} (shown, {o.role})
+              </strong>
+            ) : (
+              <form class="inline" method="post" action="/dashboard/orgs/switch">
+                <input type="hidden" name="_csrf" value={session.csrf} />
+                <input type="hidden" name="org_id" value={o.id} />
+                {o.name} ({o.role}) <button type="submit">Show this org</button>
+              </form>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>New org</h2>
+      <form method="post" action="/dashboard/orgs">
+        <input type="hidden" name="_csrf" value={session.csrf} />
+        <label for="name">Name</label>
+        <input id="name" name="name" type="text" required maxlength={100} />
+        <p>
+          <button type="submit">Create org</button>
+        </p>
+      </form>
+    </Page>
+  );
+}
+
+function when(iso: string | null | undefined): string {
+  return iso ? iso.replace('T', ' ').slice(0, 16) : 'never';
+}
+
+export function Keys(p: {
+  nonce: string;
+  session: DashboardSession;
+  keys: ApiKeyInfo[];
+  notice?: string;
+  error?: string;
+}) {
+  return (
+    <Page title="Settings, API keys" nonce={p.nonce} session={p.session}>
+      {p.notice ? (
+        <p class="notice" role="status">
+          {p.notice}
+        </p>
+      ) : null}
+      <ErrorLine error={p.error} />
+      <p>An API key lets agents of this org call Cairn over MCP. Keys are org-wide; a revoked key is refused.</p>
+      <form method="post" action="/dashboard/settings/keys">
+        <input type="hidden" name="_csrf" value={p.session.csrf} />
+        <label for="name">Name of a new key</label>
+        <input id="name" name="name" type="text" required maxlength={100} placeholder="e.g. build agents" />
+        <p>
+          <button type="submit">Create key</button>
+        </p>
+      </form>
+      <table>
+        <caption>Keys of this org</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Created by</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.keys.map((k) => (
+            <tr>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{k.created_by}</td>
+              <td>{when(k.created_at)}</td>
+              <td>{when(k.last_used_at)}</td>
+              <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'}</td>
+              <td>
+                {k.revoked_at ? null : (
+                  <a href={`/dashboard/settings/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
+                    Revoke…
+                  </a>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Page>
+  );
+}
+
+export function KeyCreated(p: {
+  nonce: string;
+  session: DashboardSession;
+  apiKey: ApiKeyInfo;
+  secret: string;
+  mcpUrl: string;
+}) {
+  const config = JSON.stringify(
+    {
+      mcpServers: {
+        cairn: { type: 'http', url: p.mcpUrl, headers: { 'X-Svc-Key': p.secret, 'X-Svc-Agent': 'my-agent' } },
+      },
+    },
+    null,
+    2,
+  );
+  return (
+    <Page title={`Key “${p.apiKey.name}” created`} nonce={p.nonce} session={p.session}>
+      <p class="notice" role="status">
+        Copy the key now: it is shown once and cannot be shown again.
+      </p>
+      <p>
+        <code id="secret">{p.secret}</code>{' '}
+        <button type="button" data-copy="secret">
+          Copy key
+        </button>
+      </p>
+      <h2>Client configuration</h2>
+      <p>
+        Give each agent its own name in <code>X-Svc-Agent</code>; add <code>X-Svc-Project</code> with a git remote URL
+        or an absolute path to scope its memory to a project.
+      </p>
+      <pre id="config">{config}</pre>
+      <p>
+        <button type="button" data-copy="config">
+          Copy configuration
+        </button>
+      </p>
+      <p>
+        <a href="/dashboard/settings/keys">Back to API keys</a>
+      </p>
+    </Page>
+  );
+}
+
+export function RevokeKey(p: { nonce: string; session: DashboardSession; apiKey: ApiKeyInfo }) {
+  return (
+    <Page title={`Revoke key “${p.apiKey.name}”?`} nonce={p.nonce} session={p.session}>
+      <p>
+        Agents using the key starting <code>{p.apiKey.prefix}</code> are refused from their next request. This cannot be
+        undone.
+      </p>
+      <form method="post" action={`/dashboard/settings/keys/${p.apiKey.id}/revoke`}>
+        <input type="hidden" name="_csrf" value={p.session.csrf} />
+        <button type="submit">Revoke key</button> <a href="/dashboard/settings/keys">Cancel</a>
+      </form>
+    </Page>
+  );
+}

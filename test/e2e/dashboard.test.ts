@@ -1,0 +1,147 @@
+/**
+ * The dashboard over HTTP, as a browser drives it: accounts, sessions, CSRF, orgs and
+ * Settings → API keys, on the Node server (both databases) and the Worker. The same flow in a real
+ * browser is test/browser/dashboard.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserLike } from '../helpers/browser-like';
+import { connect, headersFor, rawPost, toolCall } from '../helpers/clients';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
+
+const secretIn = (html: string) => /<code id="secret">(svc_[0-9A-Za-z]+)<\/code>/.exec(html)?.[1] ?? '';
+
+describe.each(TARGETS)('dashboard on %s', (db) => {
+  let t: TestServer;
+  let n = 0;
+  const email = () => `user${++n}-${db}@example.com`;
+
+  beforeAll(async () => {
+    t = await startTestServer(db);
+  });
+  afterAll(() => t?.close());
+
+  async function signUp(b: BrowserLike, address = email(), org = 'Acme') {
+    await b.get('/dashboard/signup');
+    return b.post('/dashboard/signup', { email: address, password: 'correct horse battery', org });
+  }
+
+  it('signs up, makes a key that works over MCP, and revokes it: the next call gets 401', async () => {
+    const b = new BrowserLike(t.url);
+    const address = email();
+    const created = await signUp(b, address);
+    expect(created.status).toBe(303);
+    expect(created.location).toBe('/dashboard/settings/keys');
+    const cookie = created.headers.getSetCookie().find((c) => c.startsWith('cairn_session='));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+
+    const keys = await b.get('/dashboard/settings/keys');
+    expect(keys.status).toBe(200);
+    expect(keys.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const made = await b.post('/dashboard/settings/keys', { name: 'build agents' });
+    const secret = secretIn(made.html);
+    expect(secret).toMatch(/^svc_/);
+    expect(made.html).toContain(`${t.url}/mcp`); // the client configuration, filled in
+
+    const agent = await connect('v2', t.mcpUrl, { key: secret, agent: 'robot' });
+    expect((await agent.call('remember', { content: 'written with a dashboard key' })).isError).toBe(false);
+    const listed = (await b.get('/dashboard/settings/keys')).html;
+    expect(listed).toContain('build agents');
+    expect(listed).toContain(address); // created by
+    expect(listed).not.toContain(secret); // shown once
+    const id = /\/dashboard\/settings\/keys\/([0-9a-f-]{36})\/revoke/.exec(listed)?.[1] ?? '';
+
+    const confirm = await b.get(`/dashboard/settings/keys/${id}/revoke`);
+    expect(confirm.html).toContain('Revoke key “build agents”?');
+    const call = () =>
+      rawPost(t.mcpUrl, toolCall('recall', { query: 'dashboard' }), headersFor({ key: secret, agent: 'robot' }));
+    expect((await call()).status).toBe(200);
+    const revoked = await b.post(`/dashboard/settings/keys/${id}/revoke`, {});
+    expect(revoked.html).toContain('is revoked');
+    expect((await call()).status).toBe(401);
+    expect((await b.get('/dashboard/settings/keys')).html).toMatch(/revoked \d{4}-\d\d-\d\d/);
+    await agent.close().catch(() => {});
+  });
+
+  it('refuses a form without its token or from another site, and changes nothing', async () => {
+    const b = new BrowserLike(t.url);
+    await signUp(b);
+    await b.get('/dashboard/settings/keys');
+    expect((await b.post('/dashboard/settings/keys', { name: 'no token' }, { csrf: null })).status).toBe(403);
+    expect((await b.post('/dashboard/settings/keys', { name: 'wrong token' }, { csrf: 'x' })).status).toBe(403);
+    expect(
+      (await b.post('/dashboard/settings/keys', { name: 'cross' }, { origin: 'https://evil.example' })).status,
+    ).toBe(403);
+    const page = (await b.get('/dashboard/settings/keys')).html;
+    expect(page).not.toMatch(/no token|wrong token|cross/);
+    // the sign-in form has its own token (double-submit cookie)
+    const anonymous = new BrowserLike(t.url);
+    expect((await anonymous.post('/dashboard/signin', { email: 'a@b.co', password: 'x' }, { csrf: null })).status).toBe(
+      403,
+    );
+  });
+
+  it('signs in and out; wrong passwords and unknown emails get the same answer', async () => {
+    const b = new BrowserLike(t.url);
+    const address = email();
+    await signUp(b, address);
+    await b.get('/dashboard');
+    expect((await b.post('/dashboard/signout', {})).location).toBe('/dashboard/signin');
+    expect((await b.get('/dashboard/settings/keys')).location).toBe('/dashboard/signin');
+
+    const again = new BrowserLike(t.url);
+    await again.get('/dashboard/signin');
+    const wrong = await again.post('/dashboard/signin', { email: address, password: 'not the password' });
+    const unknown = await again.post('/dashboard/signin', { email: `nobody-${address}`, password: 'whatever it is' });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(wrong.html).toContain('Wrong email or password.');
+    expect(unknown.html).toContain('Wrong email or password.');
+    const ok = await again.post('/dashboard/signin', {
+      email: address.toUpperCase(),
+      password: 'correct horse battery',
+    });
+    expect(ok.location).toBe('/dashboard');
+    expect((await again.get('/dashboard/settings/keys')).status).toBe(200);
+  });
+
+  it('explains what to fix in a sign-up, and refuses a second account for one email', async () => {
+    const b = new BrowserLike(t.url);
+    await b.get('/dashboard/signup');
+    const short = await b.post('/dashboard/signup', { email: email(), password: 'short', org: 'Acme' });
+    expect(short.status).toBe(422);
+    expect(short.html).toContain('12 to 1024 characters');
+    const address = email();
+    await signUp(b, address);
+    const twice = await signUp(new BrowserLike(t.url), address);
+    expect(twice.status).toBe(409);
+    expect(twice.html).toContain('an account with this email exists');
+  });
+
+  it('keeps each user to their own orgs: switch between them, never into or across another', async () => {
+    const alice = new BrowserLike(t.url);
+    await signUp(alice, email(), 'Alpha');
+    await alice.get('/dashboard');
+    await alice.post('/dashboard/orgs', { name: 'Beta' });
+    const orgs = (await alice.get('/dashboard')).html;
+    expect(orgs).toContain('Beta (shown, owner)');
+    const alpha = /name="org_id" value="([0-9a-f-]{36})"/.exec(orgs)?.[1] ?? '';
+
+    const bob = new BrowserLike(t.url);
+    await signUp(bob, email(), 'Bobs');
+    await bob.get('/dashboard/settings/keys');
+    const bobKey = await bob.post('/dashboard/settings/keys', { name: 'bob key' });
+    expect(secretIn(bobKey.html)).toMatch(/^svc_/);
+    const bobKeyId = /\/dashboard\/settings\/keys\/([0-9a-f-]{36})\/revoke/.exec(
+      (await bob.get('/dashboard/settings/keys')).html,
+    )?.[1];
+    await bob.get('/dashboard');
+    expect((await bob.post('/dashboard/orgs/switch', { org_id: alpha })).status).toBe(403);
+
+    await alice.get('/dashboard');
+    expect((await alice.post('/dashboard/orgs/switch', { org_id: alpha })).location).toBe('/dashboard');
+    expect((await alice.get('/dashboard')).html).toContain('Alpha (shown, owner)');
+    await alice.get('/dashboard/settings/keys');
+    expect((await alice.post(`/dashboard/settings/keys/${bobKeyId}/revoke`, {})).status).toBe(404);
+    expect((await bob.get('/dashboard/settings/keys')).html).toContain('active');
+  });
+});
