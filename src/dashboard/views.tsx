@@ -3,6 +3,7 @@
  * The dashboard's pages: plain server-rendered HTML (Hono JSX), semantic and keyboard-usable, one
  * small inline style sheet, and one tiny script (the copy button) allowed by a per-response nonce.
  */
+import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { DashboardSession } from '../domain/ports';
 import type { ApiKeyInfo } from '../domain/types';
@@ -26,8 +27,11 @@ th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #8884; verti
 .notice { background: #8882; padding: .5rem .75rem; }
 pre, code { font-family: ui-monospace, monospace; }
 pre { background: #8882; padding: .75rem; overflow-x: auto; }
-@media (max-width: 40rem) { table, thead, tbody, tr, th, td { display: block; } thead { display: none; }
-  td { border: 0; padding: .1rem 0; } tr { border-bottom: 1px solid #8884; padding: .5rem 0; } }
+#secret { word-break: break-all; }
+caption { text-align: left; font-weight: 600; padding: .5rem 0; }
+@media (max-width: 40rem) { table, caption, thead, tbody, tr, th, td { display: block; } thead { display: none; }
+  td { border: 0; padding: .1rem 0; } tr { border-bottom: 1px solid #8884; padding: .5rem 0; }
+  td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } }
 `;
 
 const COPY = `document.querySelectorAll('button[data-copy]').forEach(function (b) {
@@ -52,7 +56,7 @@ export function Page({ title, nonce, session, children }: PageProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Cairn`}</title>
-        <style nonce={nonce}>{STYLE}</style>
+        <style nonce={nonce}>{raw(STYLE)}</style>
       </head>
       <body>
         <header>
@@ -80,7 +84,7 @@ export function Page({ title, nonce, session, children }: PageProps) {
           <h1>{title}</h1>
           {children}
         </main>
-        <script nonce={nonce}>{COPY}</script>
+        <script nonce={nonce}>{raw(COPY)}</script>
       </body>
     </html>
   );
@@ -219,14 +223,14 @@ export function Keys(p: {
         <tbody>
           {p.keys.map((k) => (
             <tr>
-              <td>{k.name}</td>
-              <td>
+              <td data-label="Name">{k.name}</td>
+              <td data-label="Prefix">
                 <code>{k.prefix}…</code>
               </td>
-              <td>{k.created_by}</td>
-              <td>{when(k.created_at)}</td>
-              <td>{when(k.last_used_at)}</td>
-              <td>{k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'}</td>
+              <td data-label="Created by">{k.created_by}</td>
+              <td data-label="Created">{when(k.created_at)}</td>
+              <td data-label="Last used">{when(k.last_used_at)}</td>
+              <td data-label="Status">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'}</td>
               <td>
                 {k.revoked_at ? null : (
                   <a href={`/dashboard/settings/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>

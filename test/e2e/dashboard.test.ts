@@ -144,4 +144,22 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await alice.post(`/dashboard/settings/keys/${bobKeyId}/revoke`, {})).status).toBe(404);
     expect((await bob.get('/dashboard/settings/keys')).html).toContain('active');
   });
+
+  it.runIf(db === 'postgres')(
+    'keeps accounts out of tool calls: the service role sees no user, membership or session',
+    async () => {
+      await signUp(new BrowserLike(t.url));
+      const pg = t.pg as NonNullable<TestServer['pg']>;
+      const stored = await pg.query<{ n: string }>('SELECT count(*) AS n FROM users');
+      expect(Number(stored[0]?.n)).toBeGreaterThan(0);
+      const seen = await pg.queryAs<{ u: string; m: string; s: string }>(
+        'cairn_app',
+        "SELECT set_config('cairn.org', (SELECT org_id::text FROM memberships LIMIT 1), false); " +
+          'SELECT (SELECT count(*) FROM users) AS u, (SELECT count(*) FROM memberships) AS m, (SELECT count(*) FROM sessions) AS s',
+      );
+      expect(seen.at(-1)).toEqual({ u: '0', m: '0', s: '0' });
+      const hashes = await pg.query<{ password_hash: string }>('SELECT password_hash FROM users LIMIT 1');
+      expect(hashes[0]?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
+    },
+  );
 });
