@@ -140,12 +140,14 @@ EXCEPTION WHEN others THEN -- recall goes on lexically
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- Generic plans: the ranking statements take milliseconds to plan, longer than they run; each is
--- written so that one plan fits every call (index walks bounded by LIMIT, lookups by key).
-CREATE FUNCTION cairn_recall(p_key_hash text, p_agent text, p_project text, p_args jsonb)
+-- The ranking for a reader of an org (an agent through cairn_recall, the dashboard through
+-- cairn_dash_recall). Generic plans: the ranking statements take milliseconds to plan, longer than
+-- they run; each is written so that one plan fits every call (index walks bounded by LIMIT,
+-- lookups by key).
+CREATE FUNCTION cairn_recall_for(p_org uuid, p_agent text, p_project text, p_args jsonb)
 RETURNS json LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
-  v_org uuid := cairn_auth(p_key_hash);
+  v_org uuid := p_org;
   v_proj text := cairn_project(v_org, p_project, false);
   v_scope text := cairn_read_scope(p_args->>'scope', v_proj);
   v_query text := coalesce(p_args->>'query', '');
@@ -296,6 +298,12 @@ BEGIN
     FROM unnest(v_ids[1:v_limit], v_scores[1:v_limit]) WITH ORDINALITY AS r(id, score, rank)
     JOIN entries e ON e.org_id = v_org AND e.id = r.id;
   RETURN json_build_object('hits', v_hits, 'project', v_proj, 'scope', v_scope);
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION cairn_recall(p_key_hash text, p_agent text, p_project text, p_args jsonb)
+RETURNS json LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN cairn_recall_for(cairn_auth(p_key_hash), p_agent, p_project, p_args);
 END $$;
 --> statement-breakpoint
 -- Backfill (`cairn embed`): a page of the org's entries that have no vector in a space, by id.

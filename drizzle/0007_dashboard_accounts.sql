@@ -182,3 +182,26 @@ BEGIN
   END IF;
   RETURN cairn_admin_revoke_key(p_key, a.email);
 END $$;
+--> statement-breakpoint
+-- Memory, in the dashboard: the recall ranking for a reader of the session's org who is no agent
+-- (''), so no agent's private entries are shown.
+CREATE FUNCTION cairn_dash_recall(p_token_hash text, p_project text, p_args jsonb) RETURNS json
+LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  RETURN cairn_recall_for(a.org_id, '', p_project, p_args);
+END $$;
+--> statement-breakpoint
+-- The org's ledger, newest first, by agent and operation when given, before a sequence number.
+CREATE FUNCTION cairn_dash_ledger(p_token_hash text, p_agent text, p_op text, p_before bigint, p_limit int)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  RETURN (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq DESC), '[]'::jsonb)
+    FROM (SELECT * FROM ledger l
+          WHERE l.org_id = a.org_id AND (p_agent IS NULL OR l.agent = p_agent) AND (p_op IS NULL OR l.op = p_op)
+            AND (p_before IS NULL OR l.seq < p_before)
+          ORDER BY l.seq DESC LIMIT p_limit) l);
+END $$;

@@ -11,11 +11,16 @@ import { newKey } from '../auth/keys';
 import { CairnError, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { sha256Hex } from '../domain/hash';
 import { uuidv7 } from '../domain/ids';
+import { verifyChain } from '../domain/ledger';
 import type { DashboardSession, Store } from '../domain/ports';
+import { resolveProject } from '../domain/projects';
+import { KINDS } from '../domain/types';
 import { hashPassword, randomToken, verifyPassword } from './password';
-import { KeyCreated, Keys, Orgs, RevokeKey, SignIn, SignUp } from './views';
+import { KeyCreated, Keys, Ledger, Memory, type MemoryFilter, Orgs, RevokeKey, SignIn, SignUp } from './views';
 
 const SESSION_SECONDS = 14 * 24 * 3600;
+const LEDGER_PAGE = 50;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Checked against when an email has no account, so that a wrong email costs what a wrong password does. */
 let dummyHash: Promise<string> | undefined;
@@ -242,6 +247,74 @@ export function dashboardRoutes({ store, publicUrl, log }: Options) {
     const key = await keyOf(c, c.req.param('id'));
     await store.dashboard.revokeKey(await tokenHash(c), key.id);
     return keysPage(c, session, { notice: `Key “${key.name}” is revoked; its next request is refused.` });
+  });
+
+  app.get('/memory', async (c) => {
+    const session = await signedIn(c);
+    if (!session) return toSignIn(c);
+    const q = (name: keyof MemoryFilter) => (c.req.query(name) ?? '').trim();
+    const filter: MemoryFilter = {
+      q: q('q'),
+      project: q('project'),
+      agent: q('agent'),
+      kind: q('kind'),
+      scope: q('scope'),
+      since: q('since'),
+      until: q('until'),
+    };
+    const page = (hits: Parameters<typeof Memory>[0]['hits'], error?: string, status = 200) =>
+      c.html(
+        <Memory nonce={c.get('nonce')} session={session} filter={filter} hits={hits} error={error} />,
+        status as 200,
+      );
+    if (filter.kind && !(KINDS as readonly string[]).includes(filter.kind))
+      return page(null, 'Pick a kind from the list.', 422);
+    if (filter.scope && filter.scope !== 'org') return page(null, 'Pick a scope from the list.', 422);
+    if ((filter.since && !DATE_RE.test(filter.since)) || (filter.until && !DATE_RE.test(filter.until))) {
+      return page(null, 'Give dates as YYYY-MM-DD.', 422);
+    }
+    if (filter.q.length > 4096) return page(null, 'Search with at most 4,096 characters.', 422);
+    const project = resolveProject(filter.project || undefined);
+    if (project.given && !project.recognised) {
+      return page(null, 'A project is a git remote URL or an absolute path.', 422);
+    }
+    const hits = await store.dashboard.recall(await tokenHash(c), project.canonical, {
+      query: filter.q,
+      limit: 50,
+      ...(filter.agent ? { agent: filter.agent } : {}),
+      ...(filter.kind ? { kinds: [filter.kind] } : {}),
+      ...(filter.scope ? { scope: filter.scope } : {}),
+      ...(filter.since ? { since: `${filter.since}T00:00:00Z` } : {}),
+      ...(filter.until ? { until: `${filter.until}T00:00:00Z` } : {}),
+    });
+    return page(hits);
+  });
+
+  app.get('/ledger', async (c) => {
+    const session = await signedIn(c);
+    if (!session?.org_id) return toSignIn(c);
+    const orgId = session.org_id;
+    const agent = (c.req.query('agent') ?? '').trim();
+    const op = (c.req.query('op') ?? '').trim();
+    const before = Number(c.req.query('before'));
+    const events = await store.dashboard.ledger(
+      await tokenHash(c),
+      { agent: agent || null, op: op || null, before: Number.isSafeInteger(before) && before > 0 ? before : null },
+      LEDGER_PAGE,
+    );
+    // the session's org was checked by the ledger read above; the chain is recomputed whole
+    const verified = await verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, 1000));
+    const last = events.at(-1);
+    return c.html(
+      <Ledger
+        nonce={c.get('nonce')}
+        session={session}
+        events={events}
+        filter={{ agent, op }}
+        verified={verified}
+        more={events.length === LEDGER_PAGE && last ? last.seq : null}
+      />,
+    );
   });
 
   app.onError((err, c) => {

@@ -6,18 +6,18 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { DashboardSession } from '../domain/ports';
-import type { ApiKeyInfo } from '../domain/types';
+import { type ApiKeyInfo, type Entry, KINDS, type LedgerEvent } from '../domain/types';
 
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
 body { margin: 0 auto; max-width: 56rem; padding: 1rem; }
 header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
   border-bottom: 1px solid #8886; padding-bottom: .5rem; margin-bottom: 1rem; }
-nav ul { display: flex; gap: 1rem; list-style: none; margin: 0; padding: 0; }
+nav ul { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; list-style: none; margin: 0; padding: 0; }
 form.inline { display: inline; }
 label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
 input, select, button { font: inherit; padding: .4rem .6rem; max-width: 100%; }
-input[type=email], input[type=password], input[type=text] { width: 22rem; }
+input[type=email], input[type=password], input[type=text], input[type=search] { width: 22rem; }
 button { cursor: pointer; }
 :focus-visible { outline: 3px solid #1a73e8; outline-offset: 2px; }
 table { border-collapse: collapse; width: 100%; }
@@ -66,6 +66,12 @@ export function Page({ title, nonce, session, children }: PageProps) {
               <ul>
                 <li>
                   <a href="/dashboard">Orgs</a>
+                </li>
+                <li>
+                  <a href="/dashboard/memory">Memory</a>
+                </li>
+                <li>
+                  <a href="/dashboard/ledger">Ledger</a>
                 </li>
                 <li>
                   <a href="/dashboard/settings/keys">Settings, API keys</a>
@@ -302,6 +308,162 @@ export function RevokeKey(p: { nonce: string; session: DashboardSession; apiKey:
         <input type="hidden" name="_csrf" value={p.session.csrf} />
         <button type="submit">Revoke key</button> <a href="/dashboard/settings/keys">Cancel</a>
       </form>
+    </Page>
+  );
+}
+
+export interface MemoryFilter {
+  q: string;
+  project: string;
+  agent: string;
+  kind: string;
+  scope: string;
+  since: string;
+  until: string;
+}
+
+function Field(p: { id: keyof MemoryFilter; label: string; value: string; type?: string }) {
+  return (
+    <p>
+      <label for={p.id}>{p.label}</label>
+      <input id={p.id} name={p.id} type={p.type ?? 'text'} value={p.value} />
+    </p>
+  );
+}
+
+export function Memory(p: {
+  nonce: string;
+  session: DashboardSession;
+  filter: MemoryFilter;
+  hits: (Entry & { score: number })[] | null;
+  error?: string | undefined;
+}) {
+  const f = p.filter;
+  return (
+    <Page title="Memory" nonce={p.nonce} session={p.session}>
+      <search>
+        <form method="get" action="/dashboard/memory">
+          <Field
+            id="q"
+            label="Search (the same ranking as recall; empty for the most recent)"
+            value={f.q}
+            type="search"
+          />
+          <details open={Boolean(f.project || f.agent || f.kind || f.scope || f.since || f.until)}>
+            <summary>Filters</summary>
+            <Field id="project" label="Project (git remote URL or absolute path)" value={f.project} />
+            <Field id="agent" label="Written by agent" value={f.agent} />
+            <p>
+              <label for="kind">Kind</label>
+              <select id="kind" name="kind">
+                <option value="">any</option>
+                {KINDS.filter((k) => k !== 'note').map((k) => (
+                  <option value={k} selected={f.kind === k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            </p>
+            <p>
+              <label for="scope">Scope</label>
+              <select id="scope" name="scope">
+                <option value="">the project and org-wide entries (or all, without a project)</option>
+                <option value="org" selected={f.scope === 'org'}>
+                  every shared entry
+                </option>
+              </select>
+            </p>
+            <Field id="since" label="Written on or after" value={f.since} type="date" />
+            <Field id="until" label="Written before" value={f.until} type="date" />
+          </details>
+          <p>
+            <button type="submit">Search</button>
+          </p>
+        </form>
+      </search>
+      <ErrorLine error={p.error} />
+      {p.hits === null ? null : p.hits.length === 0 ? (
+        <p role="status">Nothing found.</p>
+      ) : (
+        <ol>
+          {p.hits.map((h) => (
+            <li>
+              <p>
+                <strong>[{h.kind}]</strong> {h.kind === 'plan' ? `${h.title} (${h.status})` : h.content}
+              </p>
+              <p>
+                <small>
+                  by {h.agent}, {when(h.created_at)}, {h.project ? `project ${h.project}` : 'org-wide'}
+                  {h.superseded_by ? ', superseded' : ''}
+                  {p.filter.q ? `, score ${h.score}` : ''}
+                </small>
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Page>
+  );
+}
+
+export function Ledger(p: {
+  nonce: string;
+  session: DashboardSession;
+  events: LedgerEvent[];
+  filter: { agent: string; op: string };
+  verified: { ok: boolean; events: number; broken_at: number | null };
+  more: number | null;
+}) {
+  return (
+    <Page title="Ledger" nonce={p.nonce} session={p.session}>
+      <p class="notice" role="status">
+        {p.verified.ok
+          ? `Chain verified: all ${p.verified.events} events are intact.`
+          : `Chain BROKEN at event ${p.verified.broken_at}: an event was altered or removed.`}
+      </p>
+      <form method="get" action="/dashboard/ledger">
+        <label for="agent">Agent</label>
+        <input id="agent" name="agent" type="text" value={p.filter.agent} />
+        <label for="op">Operation</label>
+        <input id="op" name="op" type="text" value={p.filter.op} placeholder="e.g. remember, forget, key.revoke" />
+        <p>
+          <button type="submit">Filter</button>
+        </p>
+      </form>
+      <table>
+        <caption>Events, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">When</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Operation</th>
+            <th scope="col">Entry</th>
+            <th scope="col">Reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.events.map((e) => (
+            <tr>
+              <td data-label="#">{e.seq}</td>
+              <td data-label="When">{when(e.at)}</td>
+              <td data-label="Agent">{e.agent}</td>
+              <td data-label="Operation">{e.op}</td>
+              <td data-label="Entry">
+                <code>{e.entry_id ?? ''}</code>
+              </td>
+              <td data-label="Reason">{e.reason ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {p.more === null ? null : (
+        <p>
+          <a href={`/dashboard/ledger?${new URLSearchParams({ ...p.filter, before: String(p.more) }).toString()}`}>
+            Older events
+          </a>
+        </p>
+      )}
     </Page>
   );
 }

@@ -58,6 +58,18 @@ export interface DashboardStore {
   keys(tokenHash: string): Promise<ApiKeyInfo[]>;
   createKey(tokenHash: string, key: NewKey): Promise<ApiKeyInfo>;
   revokeKey(tokenHash: string, keyId: string): Promise<ApiKeyInfo>;
+  /** The recall ranking over the session's org, as a reader who sees no agent's private entries. */
+  recall(
+    tokenHash: string,
+    project: string | null,
+    args: Record<string, unknown>,
+  ): Promise<(Entry & { score: number })[]>;
+  /** The session org's ledger, newest first. */
+  ledger(
+    tokenHash: string,
+    filter: { agent: string | null; op: string | null; before: number | null },
+    limit: number,
+  ): Promise<LedgerEvent[]>;
 }
 
 export interface Store {

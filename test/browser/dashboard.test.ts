@@ -1,7 +1,8 @@
 /**
  * The dashboard in a real browser (Debian's Chromium driven by playwright-core): sign up, create
- * a key and copy its configuration, use the key over MCP from a real client, revoke it with
- * confirmation, and see the next MCP call refused. Screenshots of every page go to
+ * a key and copy its configuration, use the key over MCP from a real client, see the write in
+ * Memory and in the Ledger attributed to the agent, revoke the key with confirmation, and see the
+ * next MCP call refused. Screenshots of every page go to
  * test-results/screenshots/ (look at them).
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -65,16 +66,28 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     expect((await agent.call('remember', { content: 'The difference engine needs new cogs.' })).isError).toBe(false);
     await agent.close();
 
-    await page.getByRole('link', { name: 'Back to API keys' }).click();
+    // the write, in Memory and in the Ledger, attributed to the agent
+    await page.getByRole('link', { name: 'Memory' }).click();
+    await page.getByLabel(/^Search/).fill('difference engine');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('main ol').textContent()).toContain('The difference engine needs new cogs.');
+    expect(await page.locator('main ol').textContent()).toContain('by babbage');
+    await shot('05-memory');
+    await page.getByRole('link', { name: 'Ledger' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /babbage/ }).textContent()).toContain('remember');
+    expect(await page.getByRole('status').textContent()).toContain('Chain verified');
+    await shot('06-ledger');
+
+    await page.getByRole('link', { name: 'Settings, API keys' }).click();
     const row = page.getByRole('row', { name: /build agents/ });
     await expect.poll(() => row.textContent()).toContain('ada@example.com');
     expect(await row.textContent()).toContain('active');
-    await shot('05-keys-listed');
+    await shot('07-keys-listed');
     await row.getByRole('link', { name: 'Revoke build agents' }).click();
-    await shot('06-revoke-confirm');
+    await shot('08-revoke-confirm');
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => page.getByRole('status').textContent()).toContain('is revoked');
-    await shot('07-revoked');
+    await shot('09-revoked');
 
     const refused = await rawPost(
       t.mcpUrl,
@@ -84,7 +97,7 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     expect(refused.status).toBe(401);
 
     await page.getByRole('link', { name: 'Orgs' }).click();
-    await shot('08-orgs');
+    await shot('10-orgs');
     await page.getByRole('button', { name: /Sign out/ }).click();
     await expect.poll(() => page.url()).toContain('/dashboard/signin');
   }, 60_000);

@@ -145,6 +145,35 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await bob.get('/dashboard/settings/keys')).html).toContain('active');
   });
 
+  it('shows what the agents wrote in Memory and the Ledger, attributed, without private notes', async () => {
+    const b = new BrowserLike(t.url);
+    await signUp(b);
+    await b.get('/dashboard/settings/keys');
+    const secret = secretIn((await b.post('/dashboard/settings/keys', { name: 'agents' })).html);
+    const robot = await connect('v2', t.mcpUrl, { key: secret, agent: 'robot' });
+    try {
+      await robot.call('remember', { content: 'The build cache lives on disk two.' });
+      await robot.call('note', { content: 'private scratch about lunch' });
+    } finally {
+      await robot.close();
+    }
+    const found = (await b.get('/dashboard/memory?q=where+is+the+build+cache')).html;
+    expect(found).toContain('The build cache lives on disk two.');
+    expect(found).toContain('by robot');
+    const recent = (await b.get('/dashboard/memory')).html;
+    expect(recent).toContain('The build cache lives on disk two.');
+    expect(recent).not.toContain('private scratch');
+    expect((await b.get('/dashboard/memory?kind=bogus')).status).toBe(422);
+    expect((await b.get('/dashboard/memory?agent=someone-else')).html).toContain('Nothing found.');
+
+    const ledger = (await b.get('/dashboard/ledger')).html;
+    expect(ledger).toMatch(/Chain verified: all \d+ events are intact\./);
+    expect(ledger).toMatch(/data-label="Agent">robot<\/td><td data-label="Operation">remember</);
+    const keysOnly = (await b.get('/dashboard/ledger?op=key.create')).html;
+    expect(keysOnly).toContain('key.create');
+    expect(keysOnly).not.toContain('>remember<');
+  });
+
   it.runIf(db === 'postgres')(
     'keeps accounts out of tool calls: the service role sees no user, membership or session',
     async () => {

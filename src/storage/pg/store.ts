@@ -109,6 +109,18 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     async revokeKey(tokenHash, keyId) {
       return withIsoTimes(await one<ApiKeyInfo>(sql`SELECT cairn_dash_key_revoke(${tokenHash}, ${keyId}::uuid) AS r`));
     },
+    async recall(tokenHash, project, args) {
+      const r = await one<{ hits: (Entry & { score: number })[] }>(
+        sql`SELECT cairn_dash_recall(${tokenHash}, ${project}, ${JSON.stringify(args)}::jsonb) AS r`,
+      );
+      return r.hits.map((h) => withIsoTimes(h));
+    },
+    async ledger(tokenHash, filter, limit) {
+      const events = await one<LedgerEvent[]>(
+        sql`SELECT cairn_dash_ledger(${tokenHash}, ${filter.agent}, ${filter.op}, ${filter.before}, ${limit}) AS r`,
+      );
+      return events.map((e) => withIsoTimes(e));
+    },
   };
 
   return {
