@@ -205,3 +205,94 @@ BEGIN
             AND (p_before IS NULL OR l.seq < p_before)
           ORDER BY l.seq DESC LIMIT p_limit) l);
 END $$;
+--> statement-breakpoint
+-- forget for a reader of an org: cairn_forget authenticates a key and forgets as its agent; the
+-- dashboard forgets as its user. p_reader decides which private entries may go (an agent's own),
+-- p_actor is who the ledger names. The body is cairn_forget's of 0001 with the two apart.
+CREATE FUNCTION cairn_forget_for(p_org uuid, p_reader text, p_actor text, p_args jsonb)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_org uuid := p_org;
+  v_ids uuid[] := ARRAY(SELECT DISTINCT jsonb_array_elements_text(p_args->'ids')::uuid);
+  v_reason text := p_args->>'reason';
+  v_done uuid[] := '{}';
+  v_blobs text[] := '{}';
+  r record;
+BEGIN
+  IF EXISTS (SELECT 1 FROM object_ids o WHERE o.id = ANY(v_ids)
+      AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.id = o.id)
+      AND NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = v_org AND a.id = o.id)) THEN
+    RAISE EXCEPTION 'one of these ids belongs to another org; nothing was forgotten'
+      USING ERRCODE = 'CN403';
+  END IF;
+  FOR r IN DELETE FROM entries WHERE org_id = v_org AND id = ANY(v_ids)
+      AND (scope <> 'agent' OR agent = p_reader)
+      RETURNING id, project, content_sha256 LOOP
+    v_done := v_done || r.id;
+    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.content_sha256, v_reason);
+  END LOOP;
+  UPDATE entries SET superseded_by = NULL, updated_at = now()
+    WHERE org_id = v_org AND superseded_by = ANY(v_done);
+  FOR r IN DELETE FROM artifacts WHERE org_id = v_org AND id = ANY(v_ids)
+      AND (scope <> 'agent' OR agent = p_reader)
+      RETURNING id, project, sha256, blob_key LOOP
+    v_done := v_done || r.id;
+    v_blobs := v_blobs || r.blob_key;
+    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason);
+  END LOOP;
+  DELETE FROM object_ids WHERE id = ANY(v_done);
+  RETURN jsonb_build_object(
+    'forgotten', to_jsonb(v_done),
+    'not_found', to_jsonb(ARRAY(SELECT i FROM unnest(v_ids) i WHERE i <> ALL(v_done))),
+    'blob_keys', to_jsonb(v_blobs));
+END $$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION cairn_forget(p_key_hash text, p_agent text, p_project text, p_args jsonb)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+  RETURN cairn_forget_for(cairn_auth(p_key_hash), p_agent, p_agent, p_args);
+END $$;
+--> statement-breakpoint
+-- An entry's page: the entry (never an agent's private one), its versions through supersession,
+-- oldest first, and its ledger events; NULL when there is no such entry to show.
+CREATE FUNCTION cairn_dash_entry(p_token_hash text, p_id uuid) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+  v_e entries;
+BEGIN
+  SELECT * INTO v_e FROM entries WHERE org_id = a.org_id AND id = p_id AND scope <> 'agent';
+  IF v_e.id IS NULL THEN
+    RETURN NULL;
+  END IF;
+  RETURN jsonb_build_object(
+    'entry', cairn_entry_json(v_e),
+    'versions', (
+      WITH RECURSIVE older AS (
+        SELECT e.*, 0 AS step FROM entries e WHERE e.org_id = a.org_id AND e.id = p_id
+        UNION ALL
+        SELECT e.*, o.step - 1 FROM older o JOIN entries e ON e.org_id = a.org_id AND e.id = o.supersedes
+        WHERE o.step > -100
+      ), newer AS (
+        SELECT e.*, 0 AS step FROM entries e WHERE e.org_id = a.org_id AND e.id = p_id
+        UNION ALL
+        SELECT e.*, n.step + 1 FROM newer n JOIN entries e ON e.org_id = a.org_id AND e.id = n.superseded_by
+        WHERE n.step < 100
+      )
+      SELECT coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'created_at', v.created_at, 'agent', v.agent,
+        'version', v.version, 'current', v.id = p_id) ORDER BY v.step), '[]'::jsonb)
+      FROM (SELECT * FROM older UNION SELECT * FROM newer) v WHERE v.scope <> 'agent'),
+    'events', (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq), '[]'::jsonb)
+      FROM ledger l WHERE l.org_id = a.org_id AND l.entry_id = p_id));
+END $$;
+--> statement-breakpoint
+-- Forget from the dashboard: one shown entry, with the reason the ledger keeps.
+CREATE FUNCTION cairn_dash_forget(p_token_hash text, p_id uuid, p_reason text) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM entries WHERE org_id = a.org_id AND id = p_id AND scope <> 'agent') THEN
+    RAISE EXCEPTION 'no such entry in this org' USING ERRCODE = 'CN404';
+  END IF;
+  RETURN cairn_forget_for(a.org_id, '', a.email,
+    jsonb_build_object('ids', jsonb_build_array(p_id), 'reason', p_reason));
+END $$;

@@ -16,7 +16,18 @@ import type { DashboardSession, Store } from '../domain/ports';
 import { resolveProject } from '../domain/projects';
 import { KINDS } from '../domain/types';
 import { hashPassword, randomToken, verifyPassword } from './password';
-import { KeyCreated, Keys, Ledger, Memory, type MemoryFilter, Orgs, RevokeKey, SignIn, SignUp } from './views';
+import {
+  EntryView,
+  KeyCreated,
+  Keys,
+  Ledger,
+  Memory,
+  type MemoryFilter,
+  Orgs,
+  RevokeKey,
+  SignIn,
+  SignUp,
+} from './views';
 
 const SESSION_SECONDS = 14 * 24 * 3600;
 const LEDGER_PAGE = 50;
@@ -262,9 +273,10 @@ export function dashboardRoutes({ store, publicUrl, log }: Options) {
       since: q('since'),
       until: q('until'),
     };
+    const notice = c.req.query('forgotten') === '1' ? 'The entry is forgotten; the ledger keeps why.' : undefined;
     const page = (hits: Parameters<typeof Memory>[0]['hits'], error?: string, status = 200) =>
       c.html(
-        <Memory nonce={c.get('nonce')} session={session} filter={filter} hits={hits} error={error} />,
+        <Memory nonce={c.get('nonce')} session={session} filter={filter} hits={hits} error={error} notice={notice} />,
         status as 200,
       );
     if (filter.kind && !(KINDS as readonly string[]).includes(filter.kind))
@@ -288,6 +300,41 @@ export function dashboardRoutes({ store, publicUrl, log }: Options) {
       ...(filter.until ? { until: `${filter.until}T00:00:00Z` } : {}),
     });
     return page(hits);
+  });
+
+  const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const entryData = async (c: Context<Vars>) => {
+    const id = c.req.param('id') ?? '';
+    const data = UUID_RE.test(id) ? await store.dashboard.entry(await tokenHash(c), id) : null;
+    if (!data) throw new NotFound('no such entry in this org');
+    return data;
+  };
+
+  app.get('/memory/:id', async (c) => {
+    const session = await signedIn(c);
+    if (!session) return toSignIn(c);
+    return c.html(<EntryView nonce={c.get('nonce')} session={session} data={await entryData(c)} />);
+  });
+
+  app.post('/memory/:id/forget', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const data = await entryData(c);
+    const reason = field('reason').trim();
+    if (!reason || reason.length > 500) {
+      return c.html(
+        <EntryView
+          nonce={c.get('nonce')}
+          session={session}
+          data={data}
+          error="Say why it must go (up to 500 characters)."
+        />,
+        422,
+      );
+    }
+    await store.dashboard.forget(await tokenHash(c), data.entry.id, reason);
+    return c.redirect('/dashboard/memory?forgotten=1', 303);
   });
 
   app.get('/ledger', async (c) => {

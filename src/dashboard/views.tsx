@@ -5,7 +5,7 @@
  */
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
-import type { DashboardSession } from '../domain/ports';
+import type { DashboardSession, EntryPage as EntryData } from '../domain/ports';
 import { type ApiKeyInfo, type Entry, KINDS, type LedgerEvent } from '../domain/types';
 
 const STYLE = `
@@ -29,6 +29,7 @@ pre, code { font-family: ui-monospace, monospace; }
 pre { background: #8882; padding: .75rem; overflow-x: auto; }
 #secret { word-break: break-all; }
 caption { text-align: left; font-weight: 600; padding: .5rem 0; }
+dt { font-weight: 600; }
 @media (max-width: 40rem) { table, caption, thead, tbody, tr, th, td { display: block; } thead { display: none; }
   td { border: 0; padding: .1rem 0; } tr { border-bottom: 1px solid #8884; padding: .5rem 0; }
   td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; } }
@@ -104,47 +105,82 @@ export function ErrorLine({ error }: { error?: string | undefined }) {
   ) : null;
 }
 
-export function SignUp(p: { nonce: string; csrf: string; error?: string; email?: string; org?: string }) {
+/** The sign-up and sign-in pages: one form of email and password, with their own extras. */
+function AccountPage(p: {
+  nonce: string;
+  csrf: string;
+  error?: string | undefined;
+  email?: string | undefined;
+  title: string;
+  action: string;
+  password: { label: string; autocomplete: string; minlength?: number };
+  extra?: Child;
+  submit: string;
+  footer: Child;
+}) {
   return (
-    <Page title="Create your account" nonce={p.nonce}>
+    <Page title={p.title} nonce={p.nonce}>
       <ErrorLine error={p.error} />
-      <form method="post" action="/dashboard/signup">
+      <form method="post" action={p.action}>
         <input type="hidden" name="_csrf" value={p.csrf} />
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="email" required value={p.email ?? ''} />
-        <label for="password">Password (at least 12 characters)</label>
-        <input id="password" name="password" type="password" autocomplete="new-password" minlength={12} required />
-        <label for="org">Organisation name</label>
-        <input id="org" name="org" type="text" required maxlength={100} value={p.org ?? ''} />
+        <label for="password">{p.password.label}</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete={p.password.autocomplete}
+          minlength={p.password.minlength}
+          required
+        />
+        {p.extra}
         <p>
-          <button type="submit">Create account</button>
+          <button type="submit">{p.submit}</button>
         </p>
       </form>
-      <p>
-        Have an account? <a href="/dashboard/signin">Sign in</a>
-      </p>
+      <p>{p.footer}</p>
     </Page>
+  );
+}
+
+export function SignUp(p: { nonce: string; csrf: string; error?: string; email?: string; org?: string }) {
+  return (
+    <AccountPage
+      {...p}
+      title="Create your account"
+      action="/dashboard/signup"
+      password={{ label: 'Password (at least 12 characters)', autocomplete: 'new-password', minlength: 12 }}
+      extra={
+        <>
+          <label for="org">Organisation name</label>
+          <input id="org" name="org" type="text" required maxlength={100} value={p.org ?? ''} />
+        </>
+      }
+      submit="Create account"
+      footer={
+        <>
+          Have an account? <a href="/dashboard/signin">Sign in</a>
+        </>
+      }
+    />
   );
 }
 
 export function SignIn(p: { nonce: string; csrf: string; error?: string; email?: string }) {
   return (
-    <Page title="Sign in" nonce={p.nonce}>
-      <ErrorLine error={p.error} />
-      <form method="post" action="/dashboard/signin">
-        <input type="hidden" name="_csrf" value={p.csrf} />
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="email" required value={p.email ?? ''} />
-        <label for="password">Password</label>
-        <input id="password" name="password" type="password" autocomplete="current-password" required />
-        <p>
-          <button type="submit">Sign in</button>
-        </p>
-      </form>
-      <p>
-        New here? <a href="/dashboard/signup">Create an account</a>
-      </p>
-    </Page>
+    <AccountPage
+      {...p}
+      title="Sign in"
+      action="/dashboard/signin"
+      password={{ label: 'Password', autocomplete: 'current-password' }}
+      submit="Sign in"
+      footer={
+        <>
+          New here? <a href="/dashboard/signup">Create an account</a>
+        </>
+      }
+    />
   );
 }
 
@@ -337,6 +373,7 @@ export function Memory(p: {
   filter: MemoryFilter;
   hits: (Entry & { score: number })[] | null;
   error?: string | undefined;
+  notice?: string | undefined;
 }) {
   const f = p.filter;
   return (
@@ -381,6 +418,11 @@ export function Memory(p: {
           </p>
         </form>
       </search>
+      {p.notice ? (
+        <p class="notice" role="status">
+          {p.notice}
+        </p>
+      ) : null}
       <ErrorLine error={p.error} />
       {p.hits === null ? null : p.hits.length === 0 ? (
         <p role="status">Nothing found.</p>
@@ -389,7 +431,8 @@ export function Memory(p: {
           {p.hits.map((h) => (
             <li>
               <p>
-                <strong>[{h.kind}]</strong> {h.kind === 'plan' ? `${h.title} (${h.status})` : h.content}
+                <strong>[{h.kind}]</strong>{' '}
+                <a href={`/dashboard/memory/${h.id}`}>{h.kind === 'plan' ? `${h.title} (${h.status})` : h.content}</a>
               </p>
               <p>
                 <small>
@@ -430,33 +473,7 @@ export function Ledger(p: {
           <button type="submit">Filter</button>
         </p>
       </form>
-      <table>
-        <caption>Events, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">When</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Operation</th>
-            <th scope="col">Entry</th>
-            <th scope="col">Reason</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.events.map((e) => (
-            <tr>
-              <td data-label="#">{e.seq}</td>
-              <td data-label="When">{when(e.at)}</td>
-              <td data-label="Agent">{e.agent}</td>
-              <td data-label="Operation">{e.op}</td>
-              <td data-label="Entry">
-                <code>{e.entry_id ?? ''}</code>
-              </td>
-              <td data-label="Reason">{e.reason ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <EventsTable events={p.events} caption="Events, newest first" />
       {p.more === null ? null : (
         <p>
           <a href={`/dashboard/ledger?${new URLSearchParams({ ...p.filter, before: String(p.more) }).toString()}`}>
@@ -464,6 +481,116 @@ export function Ledger(p: {
           </a>
         </p>
       )}
+    </Page>
+  );
+}
+
+function EventsTable(p: { events: LedgerEvent[]; caption: string }) {
+  return (
+    <table>
+      <caption>{p.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">When</th>
+          <th scope="col">Agent</th>
+          <th scope="col">Operation</th>
+          <th scope="col">Entry</th>
+          <th scope="col">Reason</th>
+        </tr>
+      </thead>
+      <tbody>
+        {p.events.map((e) => (
+          <tr>
+            <td data-label="#">{e.seq}</td>
+            <td data-label="When">{when(e.at)}</td>
+            <td data-label="Agent">{e.agent}</td>
+            <td data-label="Operation">{e.op}</td>
+            <td data-label="Entry">
+              <code>{e.entry_id ?? ''}</code>
+            </td>
+            <td data-label="Reason">{e.reason ?? ''}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function EntryView(p: {
+  nonce: string;
+  session: DashboardSession;
+  data: EntryData;
+  error?: string | undefined;
+}) {
+  const e = p.data.entry;
+  return (
+    <Page
+      title={`${e.kind[0]?.toUpperCase()}${e.kind.slice(1)} ${e.id.slice(0, 8)}…`}
+      nonce={p.nonce}
+      session={p.session}
+    >
+      <ErrorLine error={p.error} />
+      {e.kind === 'plan' ? (
+        <>
+          <h2>{e.title}</h2>
+          <p>Status: {e.status}</p>
+          <ol>
+            {(e.steps ?? []).map((s) => (
+              <li>
+                [{s.status}] {s.text}
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : (
+        <blockquote>
+          <p>{e.content}</p>
+          {e.rationale ? <p>Rationale: {e.rationale}</p> : null}
+        </blockquote>
+      )}
+      <dl>
+        <dt>Written by</dt>
+        <dd>{e.agent}</dd>
+        <dt>When</dt>
+        <dd>{when(e.created_at)}</dd>
+        <dt>Where</dt>
+        <dd>{e.project ? `project ${e.project}` : 'org-wide'}</dd>
+        <dt>Scope</dt>
+        <dd>{e.scope}</dd>
+        {e.tags.length ? (
+          <>
+            <dt>Tags</dt>
+            <dd>{e.tags.join(', ')}</dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>Versions</h2>
+      <ol>
+        {p.data.versions.map((v) =>
+          v.current ? (
+            <li>
+              <strong>
+                version {v.version} (this one), {when(v.created_at)} by {v.agent}
+              </strong>
+            </li>
+          ) : (
+            <li>
+              <a href={`/dashboard/memory/${v.id}`}>version {v.version}</a>, {when(v.created_at)} by {v.agent}
+            </li>
+          ),
+        )}
+      </ol>
+      <EventsTable events={p.data.events} caption="Ledger events of this entry" />
+      <h2>Forget</h2>
+      <form method="post" action={`/dashboard/memory/${e.id}/forget`}>
+        <input type="hidden" name="_csrf" value={p.session.csrf} />
+        <label for="reason">Why it must go (kept in the ledger)</label>
+        <input id="reason" name="reason" type="text" required maxlength={500} />
+        <p>
+          <button type="submit">Forget this entry</button>
+        </p>
+      </form>
     </Page>
   );
 }

@@ -46,6 +46,12 @@ export interface DashboardSession {
   orgs: { id: string; name: string; role: string }[];
 }
 
+export interface EntryPage {
+  entry: Entry;
+  versions: { id: string; created_at: string; agent: string; version: number; current: boolean }[];
+  events: LedgerEvent[];
+}
+
 /** The dashboard's accounts and the org actions it offers; sessions are named by their token's hash. */
 export interface DashboardStore {
   session(tokenHash: string): Promise<DashboardSession | null>;
@@ -64,6 +70,10 @@ export interface DashboardStore {
     project: string | null,
     args: Record<string, unknown>,
   ): Promise<(Entry & { score: number })[]>;
+  /** An entry's page: the entry, its versions oldest first, its ledger events; null if not shown. */
+  entry(tokenHash: string, id: string): Promise<EntryPage | null>;
+  /** Forgets one shown entry, the ledger naming the user and keeping the reason. */
+  forget(tokenHash: string, id: string, reason: string): Promise<void>;
   /** The session org's ledger, newest first. */
   ledger(
     tokenHash: string,

@@ -73,6 +73,10 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     await expect.poll(() => page.locator('main ol').textContent()).toContain('The difference engine needs new cogs.');
     expect(await page.locator('main ol').textContent()).toContain('by babbage');
     await shot('05-memory');
+    await page.getByRole('link', { name: 'The difference engine needs new cogs.' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 2, name: 'Versions' }).count()).toBe(1);
+    expect(await page.getByRole('row', { name: /babbage/ }).textContent()).toContain('remember');
+    await shot('05b-entry');
     await page.getByRole('link', { name: 'Ledger' }).click();
     await expect.poll(() => page.getByRole('row', { name: /babbage/ }).textContent()).toContain('remember');
     expect(await page.getByRole('status').textContent()).toContain('Chain verified');

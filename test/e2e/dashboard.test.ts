@@ -174,6 +174,48 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(keysOnly).not.toContain('>remember<');
   });
 
+  it('shows an entry with its versions and events, and forgets it with a reason the ledger keeps', async () => {
+    const b = new BrowserLike(t.url);
+    const address = email();
+    await signUp(b, address);
+    await b.get('/dashboard/settings/keys');
+    const secret = secretIn((await b.post('/dashboard/settings/keys', { name: 'agents' })).html);
+    const robot = await connect('v2', t.mcpUrl, { key: secret, agent: 'robot' });
+    let v1 = '';
+    let v2 = '';
+    let secretNote = '';
+    try {
+      v1 = ((await robot.call('remember', { content: 'Deploys run on Tuesdays.' })).structured.entry as { id: string })
+        .id;
+      v2 = (
+        (await robot.call('remember', { content: 'Deploys run on Thursdays.', supersedes: v1 })).structured.entry as {
+          id: string;
+        }
+      ).id;
+      secretNote = ((await robot.call('note', { content: 'my own scratch' })).structured.entry as { id: string }).id;
+    } finally {
+      await robot.close();
+    }
+    const page = await b.get(`/dashboard/memory/${v2}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Deploys run on Thursdays.');
+    expect(page.html).toContain(`href="/dashboard/memory/${v1}"`); // the older version
+    expect(page.html).toMatch(/data-label="Agent">robot<\/td><td data-label="Operation">remember/);
+    expect((await b.get(`/dashboard/memory/${secretNote}`)).status).toBe(404); // another agent's private note
+    expect((await b.get('/dashboard/memory/not-an-id')).status).toBe(404);
+
+    expect((await b.post(`/dashboard/memory/${v2}/forget`, { reason: '' })).status).toBe(422);
+    const gone = await b.post(`/dashboard/memory/${v2}/forget`, { reason: 'wrong day' });
+    expect(gone.location).toBe('/dashboard/memory?forgotten=1');
+    expect((await b.get(`/dashboard/memory/${v2}`)).status).toBe(404);
+    expect((await b.get('/dashboard/memory?q=deploys')).html).not.toContain('Thursdays');
+    const ledger = (await b.get('/dashboard/ledger?op=forget')).html;
+    expect(ledger).toContain(`data-label="Agent">${address}</td>`);
+    expect(ledger).toContain('wrong day');
+    // the older version is current again
+    expect((await b.get(`/dashboard/memory/${v1}`)).html).toContain('version 1 (this one)');
+  });
+
   it.runIf(db === 'postgres')(
     'keeps accounts out of tool calls: the service role sees no user, membership or session',
     async () => {

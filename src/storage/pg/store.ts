@@ -5,7 +5,15 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { CairnError, Conflict, Forbidden, Invalid, NotFound, Unauthorized, Unavailable } from '../../domain/errors';
-import type { AdminStore, CallIdentity, DashboardSession, DashboardStore, Store, StoreOp } from '../../domain/ports';
+import type {
+  AdminStore,
+  CallIdentity,
+  DashboardSession,
+  DashboardStore,
+  EntryPage,
+  Store,
+  StoreOp,
+} from '../../domain/ports';
 import { type ApiKeyInfo, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
@@ -114,6 +122,19 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
         sql`SELECT cairn_dash_recall(${tokenHash}, ${project}, ${JSON.stringify(args)}::jsonb) AS r`,
       );
       return r.hits.map((h) => withIsoTimes(h));
+    },
+    async entry(tokenHash, id) {
+      const r = await one<EntryPage | null>(sql`SELECT cairn_dash_entry(${tokenHash}, ${id}::uuid) AS r`);
+      return r
+        ? {
+            entry: withIsoTimes(r.entry),
+            versions: r.versions.map((v) => withIsoTimes(v)),
+            events: r.events.map((e) => withIsoTimes(e)),
+          }
+        : null;
+    },
+    async forget(tokenHash, id, reason) {
+      await one(sql`SELECT cairn_dash_forget(${tokenHash}, ${id}::uuid, ${reason}) AS r`);
     },
     async ledger(tokenHash, filter, limit) {
       const events = await one<LedgerEvent[]>(
