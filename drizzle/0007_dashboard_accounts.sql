@@ -296,3 +296,22 @@ BEGIN
   RETURN cairn_forget_for(a.org_id, '', a.email,
     jsonb_build_object('ids', jsonb_build_array(p_id), 'reason', p_reason));
 END $$;
+--> statement-breakpoint
+-- Artifacts, in the dashboard: the org's shared artifacts, newest first (a page of p_limit).
+CREATE FUNCTION cairn_dash_artifacts(p_token_hash text, p_limit int) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  RETURN (SELECT coalesce(jsonb_agg(cairn_artifact_json(x) ORDER BY x.created_at DESC, x.id DESC), '[]'::jsonb)
+    FROM (SELECT * FROM artifacts WHERE org_id = a.org_id AND scope <> 'agent'
+          ORDER BY created_at DESC, id DESC LIMIT p_limit) x);
+END $$;
+--> statement-breakpoint
+-- One shared artifact of the session's org with the key of its bytes; NULL when there is none.
+CREATE FUNCTION cairn_dash_artifact(p_token_hash text, p_id uuid) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+BEGIN
+  RETURN (SELECT jsonb_build_object('artifact', cairn_artifact_json(x), 'blob_key', x.blob_key)
+    FROM artifacts x WHERE x.org_id = a.org_id AND x.id = p_id AND x.scope <> 'agent');
+END $$;

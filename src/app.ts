@@ -58,6 +58,6 @@ export function createApp(deps: Deps) {
   app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
   app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes }));
   app.route('/admin', adminRoutes(store, config.adminToken));
-  app.route('/dashboard', dashboardRoutes({ store, publicUrl: config.publicUrl, log }));
+  app.route('/dashboard', dashboardRoutes({ store, blobs: deps.blobs, publicUrl: config.publicUrl, log }));
   return app;
 }

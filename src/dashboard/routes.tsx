@@ -12,11 +12,12 @@ import { CairnError, Forbidden, Invalid, NotFound, Unauthorized } from '../domai
 import { sha256Hex } from '../domain/hash';
 import { uuidv7 } from '../domain/ids';
 import { verifyChain } from '../domain/ledger';
-import type { DashboardSession, Store } from '../domain/ports';
+import type { BlobStore, DashboardSession, Store } from '../domain/ports';
 import { resolveProject } from '../domain/projects';
 import { KINDS } from '../domain/types';
 import { hashPassword, randomToken, verifyPassword } from './password';
 import {
+  Artifacts,
   EntryView,
   KeyCreated,
   Keys,
@@ -38,6 +39,7 @@ let dummyHash: Promise<string> | undefined;
 
 interface Options {
   store: Store;
+  blobs: BlobStore;
   /** CAIRN_BASE_URL, if set; else the request's origin. */
   publicUrl: string | undefined;
   log: (message: string, err?: unknown) => void;
@@ -45,7 +47,7 @@ interface Options {
 
 type Vars = { Variables: { nonce: string; session: DashboardSession | null; token: string | undefined } };
 
-export function dashboardRoutes({ store, publicUrl, log }: Options) {
+export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
   const app = new Hono<Vars>();
   const baseOf = (c: Context) => publicUrl ?? new URL(c.req.url).origin;
   const secure = (c: Context) => baseOf(c).startsWith('https:');
@@ -335,6 +337,29 @@ export function dashboardRoutes({ store, publicUrl, log }: Options) {
     }
     await store.dashboard.forget(await tokenHash(c), data.entry.id, reason);
     return c.redirect('/dashboard/memory?forgotten=1', 303);
+  });
+
+  app.get('/artifacts', async (c) => {
+    const session = await signedIn(c);
+    if (!session) return toSignIn(c);
+    const artifacts = await store.dashboard.artifacts(await tokenHash(c), 200);
+    return c.html(<Artifacts nonce={c.get('nonce')} session={session} artifacts={artifacts} />);
+  });
+
+  /** The bytes, always as a download (never rendered on the dashboard's origin). */
+  app.get('/artifacts/:id', async (c) => {
+    const session = await signedIn(c);
+    if (!session) return toSignIn(c);
+    const id = c.req.param('id');
+    const found = UUID_RE.test(id) ? await store.dashboard.artifact(await tokenHash(c), id) : null;
+    if (!found) throw new NotFound('no such artifact in this org');
+    const bytes = await blobs.get(found.blob_key);
+    if (!bytes) throw new NotFound(`the bytes of artifact ${id} are missing from storage`);
+    const name = found.artifact.name.split('/').pop() || 'artifact';
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': found.artifact.content_type,
+      'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    });
   });
 
   app.get('/ledger', async (c) => {

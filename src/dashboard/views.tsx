@@ -6,7 +6,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { DashboardSession, EntryPage as EntryData } from '../domain/ports';
-import { type ApiKeyInfo, type Entry, KINDS, type LedgerEvent } from '../domain/types';
+import { type ApiKeyInfo, type Artifact, type Entry, KINDS, type LedgerEvent } from '../domain/types';
 
 const STYLE = `
 :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
@@ -70,6 +70,9 @@ export function Page({ title, nonce, session, children }: PageProps) {
                 </li>
                 <li>
                   <a href="/dashboard/memory">Memory</a>
+                </li>
+                <li>
+                  <a href="/dashboard/artifacts">Artifacts</a>
                 </li>
                 <li>
                   <a href="/dashboard/ledger">Ledger</a>
@@ -591,6 +594,46 @@ export function EntryView(p: {
           <button type="submit">Forget this entry</button>
         </p>
       </form>
+    </Page>
+  );
+}
+
+export function Artifacts(p: { nonce: string; session: DashboardSession; artifacts: Artifact[] }) {
+  return (
+    <Page title="Artifacts" nonce={p.nonce} session={p.session}>
+      {p.artifacts.length === 0 ? (
+        <p role="status">No shared artifacts yet: agents store them with artifact_put.</p>
+      ) : (
+        <table>
+          <caption>Shared artifacts, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Version</th>
+              <th scope="col">Type</th>
+              <th scope="col">Size</th>
+              <th scope="col">By</th>
+              <th scope="col">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.artifacts.map((a) => (
+              <tr>
+                <td data-label="Name">
+                  <a href={`/dashboard/artifacts/${a.id}`} download={a.name}>
+                    {a.name}
+                  </a>
+                </td>
+                <td data-label="Version">{a.version}</td>
+                <td data-label="Type">{a.content_type}</td>
+                <td data-label="Size">{a.size.toLocaleString('en')} bytes</td>
+                <td data-label="By">{a.agent}</td>
+                <td data-label="When">{when(a.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </Page>
   );
 }

@@ -1,5 +1,5 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
-import type { ApiKeyInfo, Entry, LedgerEvent } from './types';
+import type { ApiKeyInfo, Artifact, Entry, LedgerEvent } from './types';
 
 /** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
 export interface CallIdentity {
@@ -74,6 +74,10 @@ export interface DashboardStore {
   entry(tokenHash: string, id: string): Promise<EntryPage | null>;
   /** Forgets one shown entry, the ledger naming the user and keeping the reason. */
   forget(tokenHash: string, id: string, reason: string): Promise<void>;
+  /** The session org's shared artifacts, newest first. */
+  artifacts(tokenHash: string, limit: number): Promise<Artifact[]>;
+  /** One shared artifact of the session's org and the key of its bytes; null if there is none. */
+  artifact(tokenHash: string, id: string): Promise<{ artifact: Artifact; blob_key: string } | null>;
   /** The session org's ledger, newest first. */
   ledger(
     tokenHash: string,

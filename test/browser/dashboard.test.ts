@@ -81,6 +81,9 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     await expect.poll(() => page.getByRole('row', { name: /babbage/ }).textContent()).toContain('remember');
     expect(await page.getByRole('status').textContent()).toContain('Chain verified');
     await shot('06-ledger');
+    await page.getByRole('link', { name: 'Artifacts' }).click();
+    expect(await page.getByRole('status').textContent()).toContain('No shared artifacts yet');
+    await shot('06b-artifacts');
 
     await page.getByRole('link', { name: 'Settings, API keys' }).click();
     const row = page.getByRole('row', { name: /build agents/ });

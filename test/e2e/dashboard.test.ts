@@ -216,6 +216,44 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await b.get(`/dashboard/memory/${v1}`)).html).toContain('version 1 (this one)');
   });
 
+  it('lists the shared artifacts and downloads their bytes; private ones stay out', async () => {
+    const b = new BrowserLike(t.url);
+    await signUp(b);
+    await b.get('/dashboard/settings/keys');
+    const secret = secretIn((await b.post('/dashboard/settings/keys', { name: 'agents' })).html);
+    const robot = await connect('v2', t.mcpUrl, { key: secret, agent: 'robot' });
+    let shared = '';
+    let mine = '';
+    try {
+      const put = async (name: string, scope: string) =>
+        (
+          (
+            await robot.call('artifact_put', {
+              name,
+              content: `# ${name}\nhello`,
+              content_type: 'text/markdown',
+              scope,
+            })
+          ).structured.artifact as { id: string }
+        ).id;
+      shared = await put('runbook.md', 'org');
+      mine = await put('scratch.md', 'agent');
+    } finally {
+      await robot.close();
+    }
+    const list = (await b.get('/dashboard/artifacts')).html;
+    expect(list).toContain('runbook.md');
+    expect(list).toContain('data-label="By">robot<');
+    expect(list).not.toContain('scratch.md');
+    const res = await fetch(`${t.url}/dashboard/artifacts/${shared}`, {
+      headers: { cookie: [...b.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="runbook.md"/);
+    expect(await res.text()).toBe('# runbook.md\nhello');
+    expect((await b.get(`/dashboard/artifacts/${mine}`)).status).toBe(404);
+  });
+
   it.runIf(db === 'postgres')(
     'keeps accounts out of tool calls: the service role sees no user, membership or session',
     async () => {

@@ -14,7 +14,7 @@ import type {
   Store,
   StoreOp,
 } from '../../domain/ports';
-import { type ApiKeyInfo, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
+import { type ApiKeyInfo, type Artifact, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
 export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -132,6 +132,17 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
             events: r.events.map((e) => withIsoTimes(e)),
           }
         : null;
+    },
+    async artifacts(tokenHash, limit) {
+      return (await one<Artifact[]>(sql`SELECT cairn_dash_artifacts(${tokenHash}, ${limit}) AS r`)).map((a) =>
+        withIsoTimes(a),
+      );
+    },
+    async artifact(tokenHash, id) {
+      const r = await one<{ artifact: Artifact; blob_key: string } | null>(
+        sql`SELECT cairn_dash_artifact(${tokenHash}, ${id}::uuid) AS r`,
+      );
+      return r ? { artifact: withIsoTimes(r.artifact), blob_key: r.blob_key } : null;
     },
     async forget(tokenHash, id, reason) {
       await one(sql`SELECT cairn_dash_forget(${tokenHash}, ${id}::uuid, ${reason}) AS r`);
