@@ -23,7 +23,6 @@ button { cursor: pointer; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem; border-bottom: 1px solid #8884; vertical-align: top; }
 .error { color: #b00020; font-weight: 600; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 .notice { background: #8882; padding: .5rem .75rem; }
 pre, code { font-family: ui-monospace, monospace; }
 pre { background: #8882; padding: .75rem; overflow-x: auto; }
@@ -226,6 +225,31 @@ function when(iso: string | null | undefined): string {
   return iso ? iso.replace('T', ' ').slice(0, 16) : 'never';
 }
 
+/** A table whose cells carry their column's name, so that on a phone each row reads as labelled lines. */
+function DataTable<T>(p: { caption: string; rows: T[]; columns: { label: string; cell: (row: T) => Child }[] }) {
+  return (
+    <table>
+      <caption>{p.caption}</caption>
+      <thead>
+        <tr>
+          {p.columns.map((c) => (
+            <th scope="col">{c.label}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {p.rows.map((row) => (
+          <tr>
+            {p.columns.map((c) => (
+              <td data-label={c.label}>{c.cell(row)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function Keys(p: {
   nonce: string;
   session: DashboardSession;
@@ -250,43 +274,27 @@ export function Keys(p: {
           <button type="submit">Create key</button>
         </p>
       </form>
-      <table>
-        <caption>Keys of this org</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Created by</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.keys.map((k) => (
-            <tr>
-              <td data-label="Name">{k.name}</td>
-              <td data-label="Prefix">
-                <code>{k.prefix}…</code>
-              </td>
-              <td data-label="Created by">{k.created_by}</td>
-              <td data-label="Created">{when(k.created_at)}</td>
-              <td data-label="Last used">{when(k.last_used_at)}</td>
-              <td data-label="Status">{k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'}</td>
-              <td>
-                {k.revoked_at ? null : (
-                  <a href={`/dashboard/settings/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
-                    Revoke…
-                  </a>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        caption="Keys of this org"
+        rows={p.keys}
+        columns={[
+          { label: 'Name', cell: (k) => k.name },
+          { label: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
+          { label: 'Created by', cell: (k) => k.created_by },
+          { label: 'Created', cell: (k) => when(k.created_at) },
+          { label: 'Last used', cell: (k) => when(k.last_used_at) },
+          { label: 'Status', cell: (k) => (k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active') },
+          {
+            label: 'Actions',
+            cell: (k) =>
+              k.revoked_at ? null : (
+                <a href={`/dashboard/settings/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
+                  Revoke…
+                </a>
+              ),
+          },
+        ]}
+      />
     </Page>
   );
 }
@@ -490,33 +498,18 @@ export function Ledger(p: {
 
 function EventsTable(p: { events: LedgerEvent[]; caption: string }) {
   return (
-    <table>
-      <caption>{p.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">When</th>
-          <th scope="col">Agent</th>
-          <th scope="col">Operation</th>
-          <th scope="col">Entry</th>
-          <th scope="col">Reason</th>
-        </tr>
-      </thead>
-      <tbody>
-        {p.events.map((e) => (
-          <tr>
-            <td data-label="#">{e.seq}</td>
-            <td data-label="When">{when(e.at)}</td>
-            <td data-label="Agent">{e.agent}</td>
-            <td data-label="Operation">{e.op}</td>
-            <td data-label="Entry">
-              <code>{e.entry_id ?? ''}</code>
-            </td>
-            <td data-label="Reason">{e.reason ?? ''}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      caption={p.caption}
+      rows={p.events}
+      columns={[
+        { label: '#', cell: (e) => e.seq },
+        { label: 'When', cell: (e) => when(e.at) },
+        { label: 'Agent', cell: (e) => e.agent },
+        { label: 'Operation', cell: (e) => e.op },
+        { label: 'Entry', cell: (e) => <code>{e.entry_id ?? ''}</code> },
+        { label: 'Reason', cell: (e) => e.reason ?? '' },
+      ]}
+    />
   );
 }
 
@@ -604,35 +597,25 @@ export function Artifacts(p: { nonce: string; session: DashboardSession; artifac
       {p.artifacts.length === 0 ? (
         <p role="status">No shared artifacts yet: agents store them with artifact_put.</p>
       ) : (
-        <table>
-          <caption>Shared artifacts, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Version</th>
-              <th scope="col">Type</th>
-              <th scope="col">Size</th>
-              <th scope="col">By</th>
-              <th scope="col">When</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.artifacts.map((a) => (
-              <tr>
-                <td data-label="Name">
-                  <a href={`/dashboard/artifacts/${a.id}`} download={a.name}>
-                    {a.name}
-                  </a>
-                </td>
-                <td data-label="Version">{a.version}</td>
-                <td data-label="Type">{a.content_type}</td>
-                <td data-label="Size">{a.size.toLocaleString('en')} bytes</td>
-                <td data-label="By">{a.agent}</td>
-                <td data-label="When">{when(a.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Shared artifacts, newest first"
+          rows={p.artifacts}
+          columns={[
+            {
+              label: 'Name',
+              cell: (a) => (
+                <a href={`/dashboard/artifacts/${a.id}`} download={a.name}>
+                  {a.name}
+                </a>
+              ),
+            },
+            { label: 'Version', cell: (a) => a.version },
+            { label: 'Type', cell: (a) => a.content_type },
+            { label: 'Size', cell: (a) => `${a.size.toLocaleString('en')} bytes` },
+            { label: 'By', cell: (a) => a.agent },
+            { label: 'When', cell: (a) => when(a.created_at) },
+          ]}
+        />
       )}
     </Page>
   );
