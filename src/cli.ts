@@ -18,6 +18,9 @@ const USAGE = `usage: cairn <command>
   key list --org ORG_ID [--json]
   key revoke KEY_ID [--json]
   ledger verify --org ORG_ID [--json]
+  user create --org ORG_ID --email EMAIL [--json]
+                                     a dashboard account owning the org; its password is
+                                     CAIRN_USER_PASSWORD, or generated and shown once
   embed [--org ORG_ID] [--json]      give entries written before semantic recall was on their vectors
                                      (CAIRN_EMBEDDINGS_* as for serve; every org unless --org)`;
 
@@ -65,6 +68,9 @@ async function serveCommand() {
     console.log(
       'Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).',
     );
+    console.log(
+      `Dashboard: ${server.url}/dashboard (keys, memory, ledger); an account for this org: npx cairn user create --org ${created.org.id} --email you@example.com (with the server stopped on the embedded database)`,
+    );
   }
   const stop = async () => {
     await server.close();
@@ -102,6 +108,8 @@ async function operatorCommand(args: Args): Promise<unknown> {
         return { key: await store.admin.revokeKey(arg, 'cli') };
       case 'ledger verify':
         return await ops.verifyLedger(need(args.flags, 'org'));
+      case 'user create':
+        return await ops.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
       case 'embed': {
         const embedder = createEmbedder(config.embeddings);
         if (!embedder) {
@@ -130,6 +138,12 @@ function printHuman(result: unknown) {
     console.log(`Created org "${org.name}" (${org.id}).\nAPI key (shown once): ${key.secret}`);
   } else if (key?.secret) {
     console.log(`Created key ${key.id}.\nAPI key (shown once): ${key.secret}`);
+  } else if (r.user) {
+    const user = r.user as { email: string; org_id: string; created: boolean };
+    console.log(
+      `${user.created ? 'Created the account' : 'The existing account'} ${user.email} owns org ${user.org_id}; sign in at /dashboard.`,
+    );
+    if (typeof r.password === 'string') console.log(`Password (shown once): ${r.password}`);
   } else if ('broken_at' in r) {
     console.log(
       r.ok

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../src/node';
+import { BrowserLike } from './helpers/browser-like';
 import { connect } from './helpers/clients';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'cairn.js');
@@ -33,6 +35,31 @@ describe('cairn CLI on the embedded database', () => {
     const revoked = await cairn('key', 'revoke', k2.key.id);
     expect(revoked.key.revoked_at).toBeTruthy();
     expect(await cairn('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null });
+  }, 60_000);
+
+  it('creates a dashboard account owning an org, whose password signs in once shown', async () => {
+    const created = await cairn('org', 'create', 'Labs');
+    const user = await cairn('user', 'create', '--org', created.org.id, '--email', 'Grace@Example.com');
+    expect(user.user).toMatchObject({ email: 'grace@example.com', org_id: created.org.id, created: true });
+    expect(user.password).toMatch(/^[\w-]{16}$/);
+    const again = await cairn('user', 'create', '--org', created.org.id, '--email', 'grace@example.com');
+    expect(again).toEqual({ user: { ...user.user, created: false } }); // no new password
+    await expect(
+      run(process.execPath, [BIN, 'user', 'create', '--org', created.org.id, '--email', 'not-an-email'], {
+        env: env(),
+      }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/not an email address/) });
+
+    const server = await startServer({ CAIRN_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '' });
+    try {
+      const b = new BrowserLike(server.url);
+      await b.get('/dashboard/signin');
+      const signedIn = await b.post('/dashboard/signin', { email: 'grace@example.com', password: user.password });
+      expect(signedIn.location).toBe('/dashboard');
+      expect((await b.get('/dashboard')).html).toContain('Labs (shown, owner)');
+    } finally {
+      await server.close();
+    }
   }, 60_000);
 
   it('explains a missing argument and exits non-zero', async () => {

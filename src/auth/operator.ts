@@ -1,4 +1,8 @@
 /** Operator actions shared by the CLI and the admin API. */
+
+import { normaliseEmail, PASSWORD_RULE, passwordOk } from '../dashboard/accounts';
+import { hashPassword, randomToken } from '../dashboard/password';
+import { Invalid } from '../domain/errors';
 import { uuidv7 } from '../domain/ids';
 import { verifyChain } from '../domain/ledger';
 import { embeddingText, vectorLiteral } from '../domain/memory';
@@ -21,6 +25,18 @@ export function createOperator(store: Store, actor: string) {
       const { secret, key } = await newKey(name);
       const info = await store.admin.createKey(orgId, key, actor);
       return { key: { ...info, secret } };
+    },
+    /**
+     * A dashboard account that owns the org (self-hosted installs, whose first org the CLI made).
+     * Without a password one is generated and returned once.
+     */
+    async addUser(orgId: string, emailInput: string, password?: string) {
+      const email = normaliseEmail(emailInput);
+      if (!email) throw new Invalid('email', 'not an email address');
+      const chosen = password ?? randomToken(12);
+      if (!passwordOk(chosen)) throw new Invalid('password', `choose ${PASSWORD_RULE}`);
+      const user = await store.admin.addUser(orgId, uuidv7(), email, await hashPassword(chosen));
+      return { user, ...(password === undefined && user.created ? { password: chosen } : {}) };
     },
     verifyLedger(orgId: string) {
       return verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, LEDGER_PAGE));

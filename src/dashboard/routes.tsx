@@ -15,6 +15,7 @@ import { verifyChain } from '../domain/ledger';
 import type { BlobStore, DashboardSession, Store } from '../domain/ports';
 import { resolveProject } from '../domain/projects';
 import { KINDS } from '../domain/types';
+import { normaliseEmail, PASSWORD_RULE, passwordOk } from './accounts';
 import { hashPassword, randomToken, verifyPassword } from './password';
 import {
   Artifacts,
@@ -33,7 +34,6 @@ import {
 const SESSION_SECONDS = 14 * 24 * 3600;
 const LEDGER_PAGE = 50;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Checked against when an email has no account, so that a wrong email costs what a wrong password does. */
 let dummyHash: Promise<string> | undefined;
 
@@ -135,17 +135,19 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
   app.get('/signup', (c) => c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} />));
   app.post('/signup', async (c) => {
     const { field } = await form(c);
-    const email = field('email').trim().toLowerCase();
+    const email = normaliseEmail(field('email'));
     const org = field('org').trim();
     const again = (error: string, status: 403 | 409 | 422) =>
-      c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} org={org} />, status);
+      c.html(
+        <SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={field('email')} org={org} />,
+        status,
+      );
     if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
       return again('The form has expired; try again.', 403);
     }
-    if (!EMAIL_RE.test(email) || email.length > 254) return again('Enter an email address like name@example.com.', 422);
+    if (!email) return again('Enter an email address like name@example.com.', 422);
     const password = field('password');
-    if (password.length < 12 || password.length > 1024)
-      return again('Choose a password of 12 to 1024 characters.', 422);
+    if (!passwordOk(password)) return again(`Choose ${PASSWORD_RULE}.`, 422);
     if (!org || org.length > 100) return again('Name your organisation (up to 100 characters).', 422);
     const userId = uuidv7();
     try {

@@ -31,6 +31,13 @@ export interface AdminStore {
   listKeys(orgId: string): Promise<ApiKeyInfo[]>;
   listOrgs(): Promise<OrgInfo[]>;
   ledgerPage(orgId: string, afterSeq: number, limit: number): Promise<LedgerEvent[]>;
+  /** A dashboard account owning the org (an existing account keeps its password and joins). */
+  addUser(
+    orgId: string,
+    userId: string,
+    email: string,
+    passwordHash: string,
+  ): Promise<{ user_id: string; email: string; org_id: string; created: boolean }>;
   /** Entries of the org with no vector in `model`'s space, by id after `afterId`. */
   unembedded(orgId: string, model: string, afterId: string | null, limit: number): Promise<Entry[]>;
   /** Stores vectors (`[x,y,…]` text) for entries of the org; returns how many were stored. */

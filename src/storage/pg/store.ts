@@ -72,6 +72,9 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       );
       return events.map((e) => withIsoTimes(e));
     },
+    addUser(orgId, userId, email, passwordHash) {
+      return one(sql`SELECT cairn_admin_add_user(${orgId}::uuid, ${userId}::uuid, ${email}, ${passwordHash}) AS r`);
+    },
     async unembedded(orgId, model, afterId, limit) {
       const entries = await one<Entry[]>(
         sql`SELECT cairn_admin_unembedded(${orgId}::uuid, ${model}, ${afterId}::uuid, ${limit}) AS r`,
