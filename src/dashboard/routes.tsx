@@ -58,7 +58,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
   app.use('*', async (c, next) => {
     if (c.req.method === 'POST') {
       const origin = c.req.header('origin');
-      if (origin && origin !== 'null' && new URL(origin).host !== new URL(c.req.url).host) {
+      if (origin && origin !== 'null' && URL.parse(origin)?.host !== new URL(c.req.url).host) {
         return c.text('Cross-site form posts are refused.', 403);
       }
     }

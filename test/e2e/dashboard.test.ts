@@ -72,6 +72,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(
       (await b.post('/dashboard/settings/keys', { name: 'cross' }, { origin: 'https://evil.example' })).status,
     ).toBe(403);
+    expect((await b.post('/dashboard/settings/keys', { name: 'cross' }, { origin: 'not a url' })).status).toBe(403);
     const page = (await b.get('/dashboard/settings/keys')).html;
     expect(page).not.toMatch(/no token|wrong token|cross/);
     // the sign-in form has its own token (double-submit cookie)
