@@ -33,6 +33,7 @@ import {
 
 const SESSION_SECONDS = 14 * 24 * 3600;
 const LEDGER_PAGE = 50;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** Checked against when an email has no account, so that a wrong email costs what a wrong password does. */
 let dummyHash: Promise<string> | undefined;
@@ -45,7 +46,8 @@ interface Options {
   log: (message: string, err?: unknown) => void;
 }
 
-type Vars = { Variables: { nonce: string; session: DashboardSession | null; token: string | undefined } };
+/** Per request: the CSP nonce, the signed-in session, and the hash its token is stored under. */
+type Vars = { Variables: { nonce: string; session: DashboardSession | null; tokenHash: string } };
 
 export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
   const app = new Hono<Vars>();
@@ -65,8 +67,9 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     const nonce = randomToken(16);
     c.set('nonce', nonce);
     const token = getCookie(c, 'cairn_session', sessionCookie(c).prefix);
-    c.set('token', token);
-    c.set('session', token ? await store.dashboard.session(await sha256Hex(token)) : null);
+    const hash = token ? await sha256Hex(token) : '';
+    c.set('tokenHash', hash);
+    c.set('session', hash ? await store.dashboard.session(hash) : null);
     await next();
     c.header(
       'Content-Security-Policy',
@@ -96,7 +99,6 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
       throw new Forbidden('the form has expired; reload the page and try again');
     return session;
   };
-  const tokenHash = async (c: Context<Vars>) => sha256Hex(c.get('token') ?? '');
   const toSignIn = (c: Context) => c.redirect('/dashboard/signin', 303);
   const message = (err: unknown) => {
     if (err instanceof CairnError) return err.message.replace(/^\w+: /, '');
@@ -179,7 +181,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
   app.post('/signout', async (c) => {
     const { field } = await form(c);
     const session = await signedIn(c, field);
-    if (session) await store.dashboard.endSession(await tokenHash(c));
+    if (session) await store.dashboard.endSession(c.get('tokenHash'));
     deleteCookie(c, 'cairn_session', { path: '/', ...sessionCookie(c) });
     return toSignIn(c);
   });
@@ -197,7 +199,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     }
     const orgId = uuidv7();
     await store.dashboard.createOrg(session.user_id, orgId, name);
-    await store.dashboard.switchOrg(await tokenHash(c), orgId);
+    await store.dashboard.switchOrg(c.get('tokenHash'), orgId);
     return c.redirect('/dashboard/settings/keys', 303);
   });
 
@@ -205,7 +207,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     const { field } = await form(c);
     const session = await signedIn(c, field);
     if (!session) return toSignIn(c);
-    await store.dashboard.switchOrg(await tokenHash(c), field('org_id'));
+    await store.dashboard.switchOrg(c.get('tokenHash'), field('org_id'));
     return c.redirect('/dashboard', 303);
   });
 
@@ -219,7 +221,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
       <Keys
         nonce={c.get('nonce')}
         session={session}
-        keys={await store.dashboard.keys(await tokenHash(c))}
+        keys={await store.dashboard.keys(c.get('tokenHash'))}
         {...extra}
       />,
       status as 200,
@@ -237,30 +239,28 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     const name = field('name').trim();
     if (!name || name.length > 100) return keysPage(c, session, { error: 'Name the key (up to 100 characters).' }, 422);
     const { secret, key } = await newKey(name);
-    const info = await store.dashboard.createKey(await tokenHash(c), key);
+    const info = await store.dashboard.createKey(c.get('tokenHash'), key);
     return c.html(
       <KeyCreated nonce={c.get('nonce')} session={session} apiKey={info} secret={secret} mcpUrl={`${baseOf(c)}/mcp`} />,
     );
   });
 
-  const keyOf = async (c: Context<Vars>, id: string) => {
-    const key = (await store.dashboard.keys(await tokenHash(c))).find((k) => k.id === id);
-    if (!key) throw new NotFound('no such key in this org');
-    return key;
-  };
-
   app.get('/settings/keys/:id/revoke', async (c) => {
     const session = await signedIn(c);
     if (!session) return toSignIn(c);
-    return c.html(<RevokeKey nonce={c.get('nonce')} session={session} apiKey={await keyOf(c, c.req.param('id'))} />);
+    const key = (await store.dashboard.keys(c.get('tokenHash'))).find((k) => k.id === c.req.param('id'));
+    if (!key) throw new NotFound('no such key in this org');
+    return c.html(<RevokeKey nonce={c.get('nonce')} session={session} apiKey={key} />);
   });
 
   app.post('/settings/keys/:id/revoke', async (c) => {
     const { field } = await form(c);
     const session = await signedIn(c, field);
     if (!session) return toSignIn(c);
-    const key = await keyOf(c, c.req.param('id'));
-    await store.dashboard.revokeKey(await tokenHash(c), key.id);
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id)) throw new NotFound('no such key in this org');
+    // the revoke statement checks the key is the org's (404 otherwise) and returns it
+    const key = await store.dashboard.revokeKey(c.get('tokenHash'), id);
     return keysPage(c, session, { notice: `Key “${key.name}” is revoked; its next request is refused.` });
   });
 
@@ -294,7 +294,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     if (project.given && !project.recognised) {
       return page(null, 'A project is a git remote URL or an absolute path.', 422);
     }
-    const hits = await store.dashboard.recall(await tokenHash(c), project.canonical, {
+    const hits = await store.dashboard.recall(c.get('tokenHash'), project.canonical, {
       query: filter.q,
       limit: 50,
       ...(filter.agent ? { agent: filter.agent } : {}),
@@ -306,10 +306,9 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     return page(hits);
   });
 
-  const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const entryData = async (c: Context<Vars>) => {
     const id = c.req.param('id') ?? '';
-    const data = UUID_RE.test(id) ? await store.dashboard.entry(await tokenHash(c), id) : null;
+    const data = UUID_RE.test(id) ? await store.dashboard.entry(c.get('tokenHash'), id) : null;
     if (!data) throw new NotFound('no such entry in this org');
     return data;
   };
@@ -337,14 +336,14 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
         422,
       );
     }
-    await store.dashboard.forget(await tokenHash(c), data.entry.id, reason);
+    await store.dashboard.forget(c.get('tokenHash'), data.entry.id, reason);
     return c.redirect('/dashboard/memory?forgotten=1', 303);
   });
 
   app.get('/artifacts', async (c) => {
     const session = await signedIn(c);
     if (!session) return toSignIn(c);
-    const artifacts = await store.dashboard.artifacts(await tokenHash(c), 200);
+    const artifacts = await store.dashboard.artifacts(c.get('tokenHash'), 200);
     return c.html(<Artifacts nonce={c.get('nonce')} session={session} artifacts={artifacts} />);
   });
 
@@ -353,7 +352,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     const session = await signedIn(c);
     if (!session) return toSignIn(c);
     const id = c.req.param('id');
-    const found = UUID_RE.test(id) ? await store.dashboard.artifact(await tokenHash(c), id) : null;
+    const found = UUID_RE.test(id) ? await store.dashboard.artifact(c.get('tokenHash'), id) : null;
     if (!found) throw new NotFound('no such artifact in this org');
     const bytes = await blobs.get(found.blob_key);
     if (!bytes) throw new NotFound(`the bytes of artifact ${id} are missing from storage`);
@@ -372,7 +371,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
     const op = (c.req.query('op') ?? '').trim();
     const before = Number(c.req.query('before'));
     const events = await store.dashboard.ledger(
-      await tokenHash(c),
+      c.get('tokenHash'),
       { agent: agent || null, op: op || null, before: Number.isSafeInteger(before) && before > 0 ? before : null },
       LEDGER_PAGE,
     );

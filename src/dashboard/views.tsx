@@ -41,6 +41,14 @@ const COPY = `document.querySelectorAll('button[data-copy]').forEach(function (b
   });
 });`;
 
+const NAV = [
+  ['/dashboard', 'Orgs'],
+  ['/dashboard/memory', 'Memory'],
+  ['/dashboard/artifacts', 'Artifacts'],
+  ['/dashboard/ledger', 'Ledger'],
+  ['/dashboard/settings/keys', 'Settings, API keys'],
+] as const;
+
 export interface PageProps {
   title: string;
   nonce: string;
@@ -64,21 +72,11 @@ export function Page({ title, nonce, session, children }: PageProps) {
           {session ? (
             <nav aria-label="Dashboard">
               <ul>
-                <li>
-                  <a href="/dashboard">Orgs</a>
-                </li>
-                <li>
-                  <a href="/dashboard/memory">Memory</a>
-                </li>
-                <li>
-                  <a href="/dashboard/artifacts">Artifacts</a>
-                </li>
-                <li>
-                  <a href="/dashboard/ledger">Ledger</a>
-                </li>
-                <li>
-                  <a href="/dashboard/settings/keys">Settings, API keys</a>
-                </li>
+                {NAV.map(([href, label]) => (
+                  <li>
+                    <a href={href}>{label}</a>
+                  </li>
+                ))}
                 <li>
                   <form class="inline" method="post" action="/dashboard/signout">
                     <input type="hidden" name="_csrf" value={session.csrf} />
