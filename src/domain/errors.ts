@@ -58,6 +58,30 @@ export class LimitExceeded extends CairnError {
   }
 }
 
+/** What a 429 says about the limit it hit (the JSON-RPC error's `data`). */
+export interface LimitInfo {
+  /** `requests_per_minute`, `tool_calls_per_month`, `stored_bytes` or `auth_failures`. */
+  limit: string;
+  plan: string | null;
+  value: number | null;
+  used: number | null;
+  retry_after: number;
+  /** When the limit resets (ISO 8601, UTC); null for storage, which frees only when something is forgotten. */
+  resets_at: string | null;
+  /** The limit's window in seconds; null when it has none. */
+  window: number | null;
+}
+
+/** A plan quota or rate limit reached: HTTP 429 with Retry-After and RateLimit headers. */
+export class TooManyRequests extends LimitExceeded {
+  constructor(
+    message: string,
+    readonly info: LimitInfo,
+  ) {
+    super(message, 429, info.retry_after);
+  }
+}
+
 /** A request body that is not JSON: JSON-RPC -32700. */
 export class ParseError extends CairnError {
   constructor() {

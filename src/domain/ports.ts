@@ -95,8 +95,13 @@ export interface DashboardStore {
 
 export interface Store {
   call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Authenticates a key on its own (requests that carry no tool call). */
+  /** Authenticates a key on its own (requests that carry no tool call), within its key's rate. */
   whoami(keyHash: string): Promise<{ org_id: string }>;
+  /**
+   * Records a failed authentication in `bucket` (door and client address): `limit` failures in a
+   * row, then one per `windowSeconds / limit`. Says whether the bucket is now refused.
+   */
+  authFailure(bucket: string, limit: number, windowSeconds: number): Promise<{ blocked: boolean; retry_after: number }>;
   admin: AdminStore;
   dashboard: DashboardStore;
   /** Throws when the database does not answer. */

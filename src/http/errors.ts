@@ -1,5 +1,5 @@
 /** Errors outside a tool result: HTTP status plus a JSON-RPC error body. */
-import { CairnError, LimitExceeded, ParseError, Unauthorized } from '../domain/errors';
+import { CairnError, LimitExceeded, type LimitInfo, ParseError, TooManyRequests, Unauthorized } from '../domain/errors';
 
 const CODES: Record<number, number> = {
   400: -32600,
@@ -22,8 +22,9 @@ export function jsonRpcError(
   message: string,
   headers: Record<string, string> = {},
   code = CODES[status] ?? -32603,
+  data?: unknown,
 ): Response {
-  const body = { jsonrpc: '2.0', error: { code, message }, id: null };
+  const body = { jsonrpc: '2.0', error: data === undefined ? { code, message } : { code, message, data }, id: null };
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json', ...headers },
@@ -38,8 +39,30 @@ export function errorResponse(err: unknown, log: (message: string, err?: unknown
     if (err instanceof LimitExceeded && err.retryAfterSeconds !== undefined) {
       headers['retry-after'] = String(err.retryAfterSeconds);
     }
-    return jsonRpcError(err.status, err.message, headers, err instanceof ParseError ? -32700 : undefined);
+    if (err instanceof TooManyRequests) Object.assign(headers, rateLimitHeaders(err.info));
+    return jsonRpcError(
+      err.status,
+      err.message,
+      headers,
+      err instanceof ParseError ? -32700 : undefined,
+      err instanceof TooManyRequests ? err.info : undefined,
+    );
   }
   log('unhandled error', err);
   return jsonRpcError(500, 'internal error');
+}
+
+/**
+ * RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers): the policy hit, with its
+ * quota and window, and what remains of it (nothing) until `t` seconds from now.
+ */
+export function rateLimitHeaders(info: LimitInfo): Record<string, string> {
+  const name = `"${info.limit}"`;
+  const policy = [name];
+  if (info.value !== null) policy.push(`q=${info.value}`);
+  if (info.window !== null) policy.push(`w=${info.window}`);
+  return {
+    'ratelimit-policy': policy.join(';'),
+    ratelimit: `${name};r=0;t=${info.retry_after}`,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * The MCP server factory: the only place that imports the MCP SDK. It registers the ten tools
  * through one wrapper that validates arguments (JSON-RPC -32602 naming the field), resolves the
- * project, and maps domain errors: 401, 403 and 503 leave the tool result and become the HTTP
+ * project, and maps domain errors: 401, 403, 429 and 503 leave the tool result and become the HTTP
  * status of the whole exchange (see `Exchange`); the rest become `isError` results.
  */
 import {
@@ -14,7 +14,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { CairnError, Forbidden, Invalid, Unauthorized, Unavailable } from '../domain/errors';
+import { CairnError, Forbidden, Invalid, TooManyRequests, Unauthorized, Unavailable } from '../domain/errors';
 import type { MemoryService } from '../domain/memory';
 import { resolveProject } from '../domain/projects';
 import type { Caller, Tool, ToolContext } from './tool';
@@ -128,7 +128,12 @@ async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOp
         field: err.field,
       });
     }
-    if (err instanceof Unauthorized || err instanceof Forbidden || err instanceof Unavailable) {
+    if (
+      err instanceof Unauthorized ||
+      err instanceof Forbidden ||
+      err instanceof Unavailable ||
+      err instanceof TooManyRequests
+    ) {
       exchange.failure = err;
       return { content: [{ type: 'text', text: err.message }], isError: true };
     }

@@ -192,8 +192,13 @@ describe.each(TARGETS)('tools on %s', (db) => {
         caller: { agent, is_default: false },
         project: 'github.com/acme/widgets',
         org: { name: 'acme' },
-        quota: { plan: 'self-hosted', tool_calls_per_month: null },
+        quota: { plan: null, tool_calls_per_month: null, requests_per_minute: null, stored_bytes_limit: null },
       });
+      const quota = o.structured.quota as { tool_calls_this_month: number; stored_bytes: number };
+      // the calls of this suite so far, this one included, on an org of its own
+      expect(quota.tool_calls_this_month).toBeGreaterThan(5);
+      expect(quota.stored_bytes).toBe(o.structured.stored_bytes);
+      expect(quota.stored_bytes).toBeGreaterThan(0);
       expect((o.structured.counts as Record<string, number>).memory).toBeGreaterThan(0);
       const projects = await s.call('space', { view: 'projects' });
       expect(projects.structured.projects).toEqual(

@@ -30,10 +30,15 @@ export const space = defineTool({
     stored_bytes: z.number().optional(),
     quota: z
       .object({
-        plan: z.string(),
+        plan: z.string().nullable().describe('null: no plan, nothing limited'),
+        requests_per_minute: z.number().nullable().describe('per API key; null: no rate limit'),
         tool_calls_per_month: z.number().nullable(),
+        tool_calls_this_month: z.number(),
+        resets_at: z.string().describe('when the monthly count starts again'),
         stored_bytes_limit: z.number().nullable(),
         stored_bytes: z.number(),
+        artifact_bytes: z.number().nullable(),
+        entry_chars: z.number().nullable(),
       })
       .optional(),
     recent: z.array(eventOut).optional(),
@@ -54,15 +59,6 @@ export const space = defineTool({
       input.view === 'overview',
     );
     const structured = { view: input.view, caller, ...r, ...p } as Record<string, unknown>;
-    if (input.view === 'overview') {
-      const stored = Number(r.stored_bytes ?? 0);
-      structured.quota = {
-        plan: 'self-hosted',
-        tool_calls_per_month: null,
-        stored_bytes_limit: null,
-        stored_bytes: stored,
-      };
-    }
     return { structured: structured as never, text: withNotice(render(input.view, structured, caller), p.notice) };
   },
 });
@@ -96,5 +92,23 @@ function render(view: string, r: Record<string, unknown>, caller: { agent: strin
     `Org "${org.name}". ${who}`,
     `Project: ${r.project ?? 'none (org-wide)'}; scope ${r.scope}.`,
     `Entries: ${counts || 'none'}. Artifacts: ${a.count} (${a.bytes} bytes).`,
+    quotaLine(r.quota as Quota),
   ].join('\n');
+}
+
+interface Quota {
+  plan: string | null;
+  requests_per_minute: number | null;
+  tool_calls_per_month: number | null;
+  tool_calls_this_month: number;
+  resets_at: string;
+  stored_bytes_limit: number | null;
+  stored_bytes: number;
+}
+
+function quotaLine(q: Quota): string {
+  const of = (used: number, limit: number | null) => (limit === null ? `${used}` : `${used} of ${limit}`);
+  const plan = q.plan === null ? 'No plan: nothing is limited.' : `Plan "${q.plan}".`;
+  const rate = q.requests_per_minute === null ? '' : ` Rate: ${q.requests_per_minute} requests per minute per key.`;
+  return `${plan} Tool calls this month: ${of(q.tool_calls_this_month, q.tool_calls_per_month)} (resets ${q.resets_at}). Stored bytes: ${of(q.stored_bytes, q.stored_bytes_limit)}.${rate}`;
 }

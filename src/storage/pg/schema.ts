@@ -8,7 +8,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -23,10 +25,77 @@ import {
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
 
+/**
+ * What an org may use (docs/design.md, "Plans and limits"). A null limit is no limit. Orgs with no
+ * plan of their own are on the default plan, if one is marked; with none, nothing is limited
+ * beyond the installation's own payload limits.
+ */
+export const servicePlans = pgTable(
+  'service_plans',
+  {
+    id: text('id').primaryKey(),
+    /** MCP requests per minute per API key. */
+    requestsPerMinute: integer('requests_per_minute'),
+    /** Tool calls per org per calendar month (UTC). */
+    toolCallsPerMonth: bigint('tool_calls_per_month', { mode: 'number' }),
+    /** Entry content and artifact bytes an org holds. */
+    storedBytes: bigint('stored_bytes', { mode: 'number' }),
+    /** Largest artifact, decoded bytes (at most the installation's CAIRN_MAX_ARTIFACT_BYTES). */
+    artifactBytes: bigint('artifact_bytes', { mode: 'number' }),
+    /** Longest entry content, in characters (at most 16,384). */
+    entryChars: integer('entry_chars'),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('service_plans_default_idx').on(t.isDefault).where(sql`${t.isDefault}`)],
+);
+
 export const orgs = pgTable('orgs', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
+  /** Null: the default plan. */
+  planId: text('plan_id').references(() => servicePlans.id),
+});
+
+/** An org's metered use: this month's tool calls and the bytes it holds. Its row lock makes quotas exact. */
+export const orgUsage = pgTable('org_usage', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => orgs.id, { onDelete: 'cascade' }),
+  /** First day of the month `month_calls` counts. */
+  month: date('month', { mode: 'string' }).notNull(),
+  monthCalls: bigint('month_calls', { mode: 'number' }).notNull(),
+  storedBytes: bigint('stored_bytes', { mode: 'number' }).notNull(),
+});
+
+/** Tool calls per org per day (UTC), and the bytes held at the day's last call: the dashboard's usage. */
+export const usageDays = pgTable(
+  'usage_days',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    calls: bigint('calls', { mode: 'number' }).notNull(),
+    storedBytes: bigint('stored_bytes', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day] })],
+);
+
+/** Per-key request rate (GCRA): the theoretical arrival time of the key's next request. */
+export const keyRates = pgTable('key_rates', {
+  keyId: uuid('key_id')
+    .primaryKey()
+    .references(() => apiKeys.id, { onDelete: 'cascade' }),
+  orgId: uuid('org_id').notNull(),
+  tat: at('tat').notNull(),
+});
+
+/** Failed authentication per client address and door (`mcp`, `signin`), as a GCRA state. */
+export const authFailures = pgTable('auth_failures', {
+  bucket: text('bucket').primaryKey(),
+  tat: at('tat').notNull(),
 });
 
 export const apiKeys = pgTable(

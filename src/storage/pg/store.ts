@@ -4,7 +4,18 @@
  * driver. Works on any drizzle Postgres database (PGlite, node-postgres, Neon).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { CairnError, Conflict, Forbidden, Invalid, NotFound, Unauthorized, Unavailable } from '../../domain/errors';
+import {
+  CairnError,
+  Conflict,
+  Forbidden,
+  Invalid,
+  LimitExceeded,
+  type LimitInfo,
+  NotFound,
+  TooManyRequests,
+  Unauthorized,
+  Unavailable,
+} from '../../domain/errors';
 import type {
   AdminStore,
   CallIdentity,
@@ -162,19 +173,25 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     dashboard,
     call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>) {
       const { embedding, embedding_model, ...rest } = args;
+      // cairn_meter counts the call and checks its limits at the end of the same statement
       if ((op === 'write' || op === 'plan') && typeof embedding === 'string') {
         // the entry's vector is stored by the same statement (cairn_vector_put)
         return one<Record<string, unknown>>(
-          sql`SELECT cairn_vector_put(${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(rest)}::jsonb), ${embedding_model}, ${embedding}) AS r`,
+          sql`SELECT cairn_meter(${op}, cairn_vector_put(${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(rest)}::jsonb), ${embedding_model}, ${embedding})) AS r`,
         );
       }
       return one<Record<string, unknown>>(
-        sql`SELECT ${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(args)}::jsonb) AS r`,
+        sql`SELECT cairn_meter(${op}, ${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(args)}::jsonb)) AS r`,
       );
     },
 
     whoami(keyHash) {
-      return one<{ org_id: string }>(sql`SELECT cairn_whoami(${keyHash}) AS r`);
+      return one<{ org_id: string }>(sql`SELECT cairn_meter('request', cairn_whoami(${keyHash})) AS r`);
+    },
+    authFailure(bucket, limit, windowSeconds) {
+      return one<{ blocked: boolean; retry_after: number }>(
+        sql`SELECT cairn_auth_failure(${bucket}, ${limit}, ${windowSeconds}) AS r`,
+      );
     },
     admin,
     async ping() {
@@ -200,6 +217,10 @@ export function mapDbError(err: unknown): Error {
       return new NotFound(message);
     case 'CN409':
       return new Conflict(message);
+    case 'CN413':
+      return new LimitExceeded(message, 413);
+    case 'CN429':
+      return new TooManyRequests(message, JSON.parse(e?.detail ?? '{}') as LimitInfo);
     case 'CN422': {
       const field = /^(\w+):/.exec(message)?.[1] ?? 'arguments';
       return new Invalid(field, message.replace(/^\w+:\s*/, ''));
@@ -211,12 +232,16 @@ export function mapDbError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-function findPgError(err: unknown): { code?: string; message: string } | undefined {
+function findPgError(err: unknown): { code?: string; message: string; detail?: string } | undefined {
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
-    const c = cur as { code?: unknown; message?: unknown; cause?: unknown };
+    const c = cur as { code?: unknown; message?: unknown; detail?: unknown; cause?: unknown };
     if (typeof c.code === 'string' && /^[0-9A-Z]{5}$/.test(c.code)) {
-      return { code: c.code, message: String(c.message ?? '') };
+      return {
+        code: c.code,
+        message: String(c.message ?? ''),
+        detail: typeof c.detail === 'string' ? c.detail : undefined,
+      };
     }
     cur = c.cause;
   }
