@@ -498,9 +498,10 @@ BEGIN
   RETURN cairn_usage_for(p_org, p_days);
 END $$;
 --> statement-breakpoint
--- Records a failed authentication for a bucket (door and client address) and says whether the
--- bucket is now refused: p_limit failures in a row are allowed, then one more per p_window /
--- p_limit seconds (GCRA). Refused attempts do not lengthen the wait. Holds no org data.
+-- Records a failed authentication for a bucket (door and client address): p_limit failures in a
+-- row are allowed, then one more per p_window / p_limit seconds (GCRA). Says whether this one was
+-- over the limit (refused; it does not lengthen the wait) and whether the next will be (blocked),
+-- and in how many seconds one will be allowed. Holds no org data.
 CREATE FUNCTION cairn_auth_failure(p_bucket text, p_limit int, p_window int) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -508,6 +509,7 @@ DECLARE
   v_period interval := make_interval(secs => p_window::numeric / p_limit);
   v_tau interval := make_interval(secs => p_window) - v_period;
   v_tat timestamptz;
+  v_refused boolean;
 BEGIN
   IF random() < 0.01 THEN
     DELETE FROM auth_failures WHERE tat < v_now;
@@ -516,9 +518,10 @@ BEGIN
     ON CONFLICT (bucket) DO UPDATE SET tat = greatest(f.tat, v_now) + v_period
       WHERE greatest(f.tat, v_now) - v_now <= v_tau
     RETURNING f.tat INTO v_tat;
-  IF NOT FOUND THEN
+  v_refused := NOT FOUND;
+  IF v_refused THEN
     SELECT tat INTO v_tat FROM auth_failures WHERE bucket = p_bucket;
   END IF;
-  RETURN jsonb_build_object('blocked', v_tat - v_now > v_tau,
+  RETURN jsonb_build_object('refused', v_refused, 'blocked', v_tat - v_now > v_tau,
     'retry_after', greatest(1, ceil(extract(epoch FROM v_tat - v_now - v_tau)))::int);
 END $$;

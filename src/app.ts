@@ -1,5 +1,5 @@
 /** createApp(deps): every route of Cairn on one Hono app, one error mapping. */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Config } from './config';
 import { dashboardRoutes } from './dashboard/routes';
 import { createMemoryService } from './domain/memory';
@@ -7,6 +7,7 @@ import type { BlobStore, Store } from './domain/ports';
 import { type Embedder, resilient } from './embeddings/provider';
 import { adminRoutes } from './http/admin';
 import { errorResponse, jsonRpcError } from './http/errors';
+import { failureLimiter } from './http/failures';
 import { hostAndOriginGuard } from './http/guard';
 import { mcpRoutes } from './http/mcp';
 import { createMcpEndpoint } from './mcp/server';
@@ -17,6 +18,8 @@ export interface Deps {
   blobs: BlobStore;
   /** Semantic recall's provider; null or absent: recall is lexical. */
   embedder?: Embedder | null;
+  /** The client's network address, as the runtime knows it (the socket's peer, CF-Connecting-IP). */
+  clientAddress?: (c: Context) => string | undefined;
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -40,6 +43,13 @@ export function createApp(deps: Deps) {
     log,
   });
 
+  const failures = failureLimiter(store, config.authFailureLimit);
+  /** The proxy's header when configured (its last address: the one the proxy itself saw), else the runtime's. */
+  const addressOf = (c: Context) => {
+    const header = config.clientAddressHeader ? c.req.header(config.clientAddressHeader) : undefined;
+    return header?.split(',').at(-1)?.trim() || deps.clientAddress?.(c) || 'unknown';
+  };
+
   const app = new Hono();
   app.onError((err) => errorResponse(err, log));
   app.notFound(() => jsonRpcError(404, 'Not found: the MCP endpoint is POST /mcp'));
@@ -56,8 +66,11 @@ export function createApp(deps: Deps) {
     c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`),
   );
   app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
-  app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes }));
+  app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes, failures, addressOf }));
   app.route('/admin', adminRoutes(store, config.adminToken));
-  app.route('/dashboard', dashboardRoutes({ store, blobs: deps.blobs, publicUrl: config.publicUrl, log }));
+  app.route(
+    '/dashboard',
+    dashboardRoutes({ store, blobs: deps.blobs, publicUrl: config.publicUrl, log, failures, addressOf }),
+  );
   return app;
 }

@@ -1,11 +1,13 @@
 /**
  * The `cairn` command. serve | migrate | org create NAME | org list | key create --org ID [--name N]
- * | key list --org ID | key revoke KEY_ID | ledger verify --org ID | embed [--org ID]. `--json`
+ * | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
+ * | plan set|list | org plan | org usage. `--json`
  * prints one JSON object.
  * Operator commands open the database directly (the embedded one only while no server holds it).
  */
 import { createOperator } from './auth/operator';
 import { parseConfig } from './config';
+import { planInput } from './domain/limits';
 import { createEmbedder } from './embeddings/index';
 import { openStoreFor, startServer } from './node';
 
@@ -22,7 +24,20 @@ const USAGE = `usage: cairn <command>
                                      a dashboard account owning the org; its password is
                                      CAIRN_USER_PASSWORD, or generated and shown once
   embed [--org ORG_ID] [--json]      give entries written before semantic recall was on their vectors
-                                     (CAIRN_EMBEDDINGS_* as for serve; every org unless --org)`;
+                                     (CAIRN_EMBEDDINGS_* as for serve; every org unless --org)
+  plan set PLAN_ID [--requests-per-minute N] [--tool-calls-per-month N] [--stored-bytes N]
+           [--artifact-bytes N] [--entry-chars N] [--default] [--json]
+                                     create or replace a plan; a limit left out is none; --default:
+                                     the plan of every org not put on another
+  plan list [--json]
+  org plan --org ORG_ID (PLAN_ID | --clear) [--json]
+                                     put an org on a plan; --clear: back on the default plan
+  org usage --org ORG_ID [--days N] [--json]
+                                     the org's plan, this month's tool calls, stored bytes, per day`;
+
+/** Flags that take no value. */
+const SWITCHES = new Set(['json', 'default', 'clear', 'help']);
+const PLAN_LIMITS = ['requests_per_minute', 'tool_calls_per_month', 'stored_bytes', 'artifact_bytes', 'entry_chars'];
 
 interface Args {
   words: string[];
@@ -36,7 +51,7 @@ function parseArgs(argv: string[]): Args {
     const a = argv[i] as string;
     if (a.startsWith('--')) {
       const next = argv[i + 1];
-      if (a === '--json' || next === undefined || next.startsWith('--')) flags[a.slice(2)] = true;
+      if (SWITCHES.has(a.slice(2)) || next === undefined || next.startsWith('--')) flags[a.slice(2)] = true;
       else {
         flags[a.slice(2)] = next;
         i++;
@@ -110,6 +125,31 @@ async function operatorCommand(args: Args): Promise<unknown> {
         return await ops.verifyLedger(need(args.flags, 'org'));
       case 'user create':
         return await ops.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
+      case 'plan set': {
+        const input: Record<string, unknown> = { id: arg, is_default: args.flags.default === true };
+        for (const name of PLAN_LIMITS) {
+          const v = args.flags[name.replaceAll('_', '-')];
+          if (v !== undefined) input[name] = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+        }
+        const plan = planInput.safeParse(input);
+        if (!plan.success) {
+          const issue = plan.error.issues[0];
+          const flag = issue?.path[0] === 'id' ? 'PLAN_ID' : `--${String(issue?.path[0]).replaceAll('_', '-')}`;
+          throw new Error(`plan set: ${flag}: ${issue?.message}`);
+        }
+        return { plan: await store.admin.putPlan(plan.data) };
+      }
+      case 'plan list':
+        return { plans: await store.admin.plans() };
+      case 'org plan': {
+        if (!arg && args.flags.clear !== true) throw new Error(`org plan needs a PLAN_ID or --clear\n${USAGE}`);
+        return { usage: await store.admin.setOrgPlan(need(args.flags, 'org'), arg ?? null) };
+      }
+      case 'org usage': {
+        const days = typeof args.flags.days === 'string' ? Number(args.flags.days) : 30;
+        if (!Number.isInteger(days) || days < 0 || days > 366) throw new Error('--days: a whole number from 0 to 366');
+        return { usage: await store.admin.usage(need(args.flags, 'org'), days) };
+      }
       case 'embed': {
         const embedder = createEmbedder(config.embeddings);
         if (!embedder) {

@@ -14,6 +14,11 @@
  * CAIRN_MAX_BODY_BYTES    largest request body (default 8 MiB) → 413
  * CAIRN_MAX_ARTIFACT_BYTES largest artifact, decoded (default 5 MiB)
  * CAIRN_BASE_URL          public URL of the service, printed at start (default http://HOST:PORT)
+ * CAIRN_AUTH_FAILURE_LIMIT failed authentications (wrong API key, wrong dashboard password) allowed
+ *                         per client address per 15 minutes before 429 (default 20; 0: no limit)
+ * CAIRN_CLIENT_ADDRESS_HEADER Node behind a reverse proxy: the header in which the proxy puts the
+ *                         client's address (e.g. X-Forwarded-For: its last address is used); on
+ *                         Workers the address is CF-Connecting-IP
  * CAIRN_NEON_HTTP_ENDPOINT Workers only: SQL-over-HTTP endpoint for Neon's driver (local development)
  * CAIRN_EMBEDDINGS        semantic recall: off (default) | openai (an OpenAI-compatible endpoint) |
  *                         workers-ai (the Workers AI binding AI; Workers only)
@@ -65,6 +70,11 @@ const schema = z.object({
     .positive()
     .default(5 * MiB),
   CAIRN_BASE_URL: z.string().url().optional(),
+  CAIRN_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(20),
+  CAIRN_CLIENT_ADDRESS_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'a header name such as X-Forwarded-For')
+    .optional(),
   CAIRN_EMBEDDINGS: z.enum(['off', 'openai', 'workers-ai']).default('off'),
   CAIRN_EMBEDDINGS_URL: z.string().url().default('https://api.openai.com/v1'),
   CAIRN_EMBEDDINGS_KEY: z.string().optional(),
@@ -119,6 +129,10 @@ export interface Config {
   version: string;
   /** null: semantic recall is off. */
   embeddings: EmbeddingsConfig | null;
+  /** Failed authentications per client address per 15 minutes; 0: no limit. */
+  authFailureLimit: number;
+  /** Lower-case header name carrying the client address (set by a trusted proxy), if any. */
+  clientAddressHeader: string | undefined;
 }
 
 export const VERSION = '0.1.0';
@@ -156,6 +170,8 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     publicUrl: c.CAIRN_BASE_URL,
     version: VERSION,
     embeddings: embeddingsConfig(c),
+    authFailureLimit: c.CAIRN_AUTH_FAILURE_LIMIT,
+    clientAddressHeader: c.CAIRN_CLIENT_ADDRESS_HEADER?.toLowerCase(),
   };
 }
 

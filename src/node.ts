@@ -1,6 +1,6 @@
 /** The Node entry: builds Deps (PGlite or Postgres, filesystem blobs) and serves the app. */
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
+import { type HttpBindings, serve } from '@hono/node-server';
 import { createApp } from './app';
 import { type Config, parseConfig } from './config';
 import type { Store } from './domain/ports';
@@ -35,7 +35,13 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     console.error(`[cairn] semantic recall is off: ${store.vectorsUnavailable}; recall is lexical`);
   }
   const blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
-  const app = createApp({ config, store, blobs, embedder: store.vectorsUnavailable ? null : embedder });
+  const app = createApp({
+    config,
+    store,
+    blobs,
+    embedder: store.vectorsUnavailable ? null : embedder,
+    clientAddress: (c) => (c.env as HttpBindings | undefined)?.incoming?.socket?.remoteAddress,
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });

@@ -24,6 +24,8 @@ function appFor(env: Env): ReturnType<typeof createApp> | Response {
     store: createNeonStore(config.databaseUrl, vars.CAIRN_NEON_HTTP_ENDPOINT as string | undefined),
     blobs: createR2BlobStore(env.ARTIFACTS),
     embedder: createEmbedder(config.embeddings, { ai: vars.AI as AiBinding | undefined }),
+    // set by Cloudflare's edge, which overwrites any value a client sends
+    clientAddress: (c) => c.req.header('cf-connecting-ip'),
   });
 }
 

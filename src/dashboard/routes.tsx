@@ -8,13 +8,14 @@
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { newKey } from '../auth/keys';
-import { CairnError, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors';
+import { CairnError, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } from '../domain/errors';
 import { sha256Hex } from '../domain/hash';
 import { uuidv7 } from '../domain/ids';
 import { verifyChain } from '../domain/ledger';
 import type { BlobStore, DashboardSession, Store } from '../domain/ports';
 import { resolveProject } from '../domain/projects';
 import { KINDS } from '../domain/types';
+import type { FailureLimiter } from '../http/failures';
 import { normaliseEmail, PASSWORD_RULE, passwordOk } from './accounts';
 import { hashPassword, randomToken, verifyPassword } from './password';
 import {
@@ -44,12 +45,14 @@ interface Options {
   /** CAIRN_BASE_URL, if set; else the request's origin. */
   publicUrl: string | undefined;
   log: (message: string, err?: unknown) => void;
+  failures: FailureLimiter;
+  addressOf: (c: Context) => string;
 }
 
 /** Per request: the CSP nonce, the signed-in session, and the hash its token is stored under. */
 type Vars = { Variables: { nonce: string; session: DashboardSession | null; tokenHash: string } };
 
-export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
+export function dashboardRoutes({ store, blobs, publicUrl, log, failures, addressOf }: Options) {
   const app = new Hono<Vars>();
   const baseOf = (c: Context) => publicUrl ?? new URL(c.req.url).origin;
   const secure = (c: Context) => baseOf(c).startsWith('https:');
@@ -165,17 +168,31 @@ export function dashboardRoutes({ store, blobs, publicUrl, log }: Options) {
   app.post('/signin', async (c) => {
     const { field } = await form(c);
     const email = field('email').trim().toLowerCase();
-    const again = (error: string, status: 401 | 403) =>
+    const again = (error: string, status: 401 | 403 | 429) =>
       c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} />, status);
     if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
       return again('The form has expired; try again.', 403);
     }
-    const account = await store.dashboard.account(email);
-    dummyHash ??= hashPassword(randomToken());
-    const ok = await verifyPassword(field('password'), account?.password_hash ?? (await dummyHash));
-    if (!account || !ok) return again('Wrong email or password.', 401);
-    await startSession(c, account.user_id);
-    return c.redirect('/dashboard', 303);
+    const bucket = `signin:${addressOf(c)}`;
+    try {
+      failures.check(bucket);
+      const account = await store.dashboard.account(email);
+      dummyHash ??= hashPassword(randomToken());
+      const ok = await verifyPassword(field('password'), account?.password_hash ?? (await dummyHash));
+      if (account && ok) {
+        await startSession(c, account.user_id);
+        return c.redirect('/dashboard', 303);
+      }
+      await failures.failed(bucket);
+    } catch (err) {
+      if (!(err instanceof TooManyRequests)) throw err;
+      c.header('Retry-After', String(err.info.retry_after));
+      return again(
+        `Too many failed sign-ins from your network address; try again in ${Math.ceil(err.info.retry_after / 60)} minute(s).`,
+        429,
+      );
+    }
+    return again('Wrong email or password.', 401);
   });
 
   app.post('/signout', async (c) => {

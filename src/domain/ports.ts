@@ -1,4 +1,5 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
+import type { PlanInput, ServicePlan, Usage } from './limits';
 import type { ApiKeyInfo, Artifact, Entry, LedgerEvent } from './types';
 
 /** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
@@ -42,6 +43,13 @@ export interface AdminStore {
   unembedded(orgId: string, model: string, afterId: string | null, limit: number): Promise<Entry[]>;
   /** Stores vectors (`[x,y,…]` text) for entries of the org; returns how many were stored. */
   putVectors(orgId: string, model: string, items: { id: string; vector: string }[]): Promise<number>;
+  plans(): Promise<ServicePlan[]>;
+  /** Creates or replaces a plan. */
+  putPlan(plan: PlanInput): Promise<ServicePlan>;
+  /** Puts an org on a plan; null: back on the default plan. Returns its usage. */
+  setOrgPlan(orgId: string, planId: string | null): Promise<Usage>;
+  /** An org's plan and use, with `days` days of history. */
+  usage(orgId: string, days: number): Promise<Usage>;
 }
 
 /** A signed-in dashboard session: the user, their orgs, the org shown and the forms' token. */
@@ -85,6 +93,8 @@ export interface DashboardStore {
   artifacts(tokenHash: string, limit: number): Promise<Artifact[]>;
   /** One shared artifact of the session's org and the key of its bytes; null if there is none. */
   artifact(tokenHash: string, id: string): Promise<{ artifact: Artifact; blob_key: string } | null>;
+  /** The session org's plan and use, with `days` days of history. */
+  usage(tokenHash: string, days: number): Promise<Usage>;
   /** The session org's ledger, newest first. */
   ledger(
     tokenHash: string,
@@ -99,9 +109,10 @@ export interface Store {
   whoami(keyHash: string): Promise<{ org_id: string }>;
   /**
    * Records a failed authentication in `bucket` (door and client address): `limit` failures in a
-   * row, then one per `windowSeconds / limit`. Says whether the bucket is now refused.
+   * row, then one per `windowSeconds / limit`. Says whether this one was over the limit, whether
+   * the next will be, and in how many seconds one will be allowed.
    */
-  authFailure(bucket: string, limit: number, windowSeconds: number): Promise<{ blocked: boolean; retry_after: number }>;
+  authFailure(bucket: string, limit: number, windowSeconds: number): Promise<FailureCount>;
   admin: AdminStore;
   dashboard: DashboardStore;
   /** Throws when the database does not answer. */
@@ -109,6 +120,12 @@ export interface Store {
   close(): Promise<void>;
   /** Set when semantic recall was asked for and this database cannot hold vectors: why not. */
   vectorsUnavailable?: string;
+}
+
+export interface FailureCount {
+  refused: boolean;
+  blocked: boolean;
+  retry_after: number;
 }
 
 /** Semantic recall's view of an embedding provider: a vector, or null when a call goes without. */

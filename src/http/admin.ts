@@ -1,16 +1,21 @@
 /**
  * /admin: the operator API, enabled by CAIRN_ADMIN_TOKEN (`Authorization: Bearer <token>`).
- * Create orgs and keys, list and revoke keys, verify an org's ledger.
+ * Create orgs and keys, list and revoke keys, verify an org's ledger; plans, an org's plan and usage.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { createOperator } from '../auth/operator';
 import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
+import { planInput } from '../domain/limits';
 import type { Store } from '../domain/ports';
 
 const nameBody = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
+});
+
+const orgPlanBody = z.object({
+  plan: planInput.shape.id.nullable().describe('null: the default plan'),
 });
 
 export function adminRoutes(store: Store, token: string | undefined) {
@@ -39,6 +44,23 @@ export function adminRoutes(store: Store, token: string | undefined) {
     c.json({ key: await store.admin.revokeKey(uuidParam(c.req.param('id')), 'admin-api') }),
   );
   app.get('/orgs/:id/ledger/verify', async (c) => c.json(await ops.verifyLedger(uuidParam(c.req.param('id')))));
+
+  app.get('/plans', async (c) => c.json({ plans: await store.admin.plans() }));
+  app.put('/plans/:id', async (c) => {
+    const plan = await parseBody(c.req.raw, planInput.omit({ id: true }).strict());
+    const id = planInput.shape.id.safeParse(c.req.param('id'));
+    if (!id.success) throw new Invalid('id', id.error.issues[0]?.message ?? 'invalid');
+    return c.json({ plan: await store.admin.putPlan({ ...plan, id: id.data }) });
+  });
+  app.put('/orgs/:id/plan', async (c) => {
+    const { plan } = await parseBody(c.req.raw, orgPlanBody);
+    return c.json({ usage: await store.admin.setOrgPlan(uuidParam(c.req.param('id')), plan) });
+  });
+  app.get('/orgs/:id/usage', async (c) => {
+    const days = z.coerce.number().int().min(0).max(366).default(30).safeParse(c.req.query('days'));
+    if (!days.success) throw new Invalid('days', 'must be a whole number of days from 0 to 366');
+    return c.json({ usage: await store.admin.usage(uuidParam(c.req.param('id')), days.data) });
+  });
   return app;
 }
 

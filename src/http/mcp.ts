@@ -3,21 +3,34 @@
  * database round trip as its tool call; requests without a tool call (initialize, tools/list,
  * GET) authenticate on their own. 401/403/503 raised inside a tool become the exchange's status.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Store } from '../domain/ports';
 import type { createMcpEndpoint, Exchange } from '../mcp/server';
 import { parseJson, readLimited } from './body';
 import { callerFromHeaders } from './caller';
 import { jsonRpcError } from './errors';
+import type { FailureLimiter } from './failures';
 
 interface McpRouteDeps {
   store: Store;
   endpoint: ReturnType<typeof createMcpEndpoint>;
   maxBodyBytes: number;
+  failures: FailureLimiter;
+  addressOf: (c: Context) => string;
 }
 
-export function mcpRoutes({ store, endpoint, maxBodyBytes }: McpRouteDeps) {
+export function mcpRoutes({ store, endpoint, maxBodyBytes, failures, addressOf }: McpRouteDeps) {
   const app = new Hono();
+
+  // A request presenting a wrong key is a failed authentication of its client address; one
+  // without a key is not (it asks whether the endpoint needs one).
+  app.use('*', async (c, next) => {
+    if (!c.req.header('x-svc-key') && !c.req.header('x-legacy-key')) return next();
+    const bucket = `mcp:${addressOf(c)}`;
+    failures.check(bucket);
+    await next();
+    if (c.res.status === 401) await failures.failed(bucket);
+  });
 
   app.post('/', async (c) => {
     const caller = await callerFromHeaders(c.req.raw.headers);

@@ -16,12 +16,14 @@ import {
   Unauthorized,
   Unavailable,
 } from '../../domain/errors';
+import type { ServicePlan, Usage } from '../../domain/limits';
 import type {
   AdminStore,
   CallIdentity,
   DashboardSession,
   DashboardStore,
   EntryPage,
+  FailureCount,
   Store,
   StoreOp,
 } from '../../domain/ports';
@@ -97,6 +99,16 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
         sql`SELECT cairn_admin_put_vectors(${orgId}::uuid, ${model}, ${JSON.stringify(items)}::jsonb) AS r`,
       );
     },
+    async plans() {
+      return (await one<ServicePlan[]>(sql`SELECT cairn_admin_plans() AS r`)).map((p) => withIsoTimes(p));
+    },
+    async putPlan(plan) {
+      return withIsoTimes(
+        await one<ServicePlan>(sql`SELECT cairn_admin_plan_put(${JSON.stringify(plan)}::jsonb) AS r`),
+      );
+    },
+    setOrgPlan: (orgId, planId) => one<Usage>(sql`SELECT cairn_admin_org_plan(${orgId}::uuid, ${planId}) AS r`),
+    usage: (orgId, days) => one<Usage>(sql`SELECT cairn_admin_usage(${orgId}::uuid, ${days}) AS r`),
   };
 
   const dashboard: DashboardStore = {
@@ -161,6 +173,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     async forget(tokenHash, id, reason) {
       await one(sql`SELECT cairn_dash_forget(${tokenHash}, ${id}::uuid, ${reason}) AS r`);
     },
+    usage: (tokenHash, days) => one<Usage>(sql`SELECT cairn_dash_usage(${tokenHash}, ${days}) AS r`),
     async ledger(tokenHash, filter, limit) {
       const events = await one<LedgerEvent[]>(
         sql`SELECT cairn_dash_ledger(${tokenHash}, ${filter.agent}, ${filter.op}, ${filter.before}, ${limit}) AS r`,
@@ -189,9 +202,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       return one<{ org_id: string }>(sql`SELECT cairn_meter('request', cairn_whoami(${keyHash})) AS r`);
     },
     authFailure(bucket, limit, windowSeconds) {
-      return one<{ blocked: boolean; retry_after: number }>(
-        sql`SELECT cairn_auth_failure(${bucket}, ${limit}, ${windowSeconds}) AS r`,
-      );
+      return one<FailureCount>(sql`SELECT cairn_auth_failure(${bucket}, ${limit}, ${windowSeconds}) AS r`);
     },
     admin,
     async ping() {
