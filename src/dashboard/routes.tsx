@@ -30,10 +30,12 @@ import {
   RevokeKey,
   SignIn,
   SignUp,
+  Usage,
 } from './views';
 
 const SESSION_SECONDS = 14 * 24 * 3600;
 const LEDGER_PAGE = 50;
+const USAGE_DAYS = 30;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** Checked against when an email has no account, so that a wrong email costs what a wrong password does. */
@@ -405,6 +407,13 @@ export function dashboardRoutes({ store, blobs, publicUrl, log, failures, addres
         more={events.length === LEDGER_PAGE && last ? last.seq : null}
       />,
     );
+  });
+
+  app.get('/usage', async (c) => {
+    const session = await signedIn(c);
+    if (!session?.org_id) return toSignIn(c);
+    const usage = await store.dashboard.usage(c.get('tokenHash'), USAGE_DAYS);
+    return c.html(<Usage nonce={c.get('nonce')} session={session} usage={usage} days={USAGE_DAYS} />);
   });
 
   app.onError((err, c) => {

@@ -16,7 +16,8 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
   const email = () => `user${++n}-${db}@example.com`;
 
   beforeAll(async () => {
-    t = await startTestServer(db);
+    // the sign-in limit is counted per address: each test below comes from its own
+    t = await startTestServer(db, { CAIRN_AUTH_FAILURE_LIMIT: '3', CAIRN_CLIENT_ADDRESS_HEADER: 'X-Forwarded-For' });
   });
   afterAll(() => t?.close());
 
@@ -173,6 +174,66 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     const keysOnly = (await b.get('/dashboard/ledger?op=key.create')).html;
     expect(keysOnly).toContain('key.create');
     expect(keysOnly).not.toContain('>remember<');
+
+    // the two tool calls, today, with no plan limiting them
+    const usage = (await b.get('/dashboard/usage')).html;
+    expect(usage).toContain('This org has no plan: nothing is limited');
+    expect(usage).toContain('2 (no limit)');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(usage).toContain(`<td data-label="Day">${today}</td><td data-label="Tool calls">2</td>`);
+  });
+
+  it('shows usage against the plan: this month, per day, and the stored bytes', async () => {
+    const b = new BrowserLike(t.url);
+    await signUp(b, email(), 'Metered Ltd');
+    const org = (await t.store.admin.listOrgs()).find((o) => o.name === 'Metered Ltd');
+    await t.store.admin.putPlan({
+      id: 'metered',
+      requests_per_minute: 600,
+      tool_calls_per_month: 1000,
+      stored_bytes: 2048,
+      artifact_bytes: null,
+      entry_chars: 500,
+      is_default: false,
+    });
+    await t.store.admin.setOrgPlan(org?.id as string, 'metered');
+    await b.get('/dashboard/settings/keys');
+    const secret = secretIn((await b.post('/dashboard/settings/keys', { name: 'meter' })).html);
+    const robot = await connect('v2', t.mcpUrl, { key: secret, agent: 'robot' });
+    try {
+      for (let i = 0; i < 3; i++) await robot.call('remember', { content: `${i}${'y'.repeat(99)}` });
+    } finally {
+      await robot.close();
+    }
+    const usage = (await b.get('/dashboard/usage')).html;
+    expect(usage).toContain('Plan: metered.');
+    expect(usage).toMatch(/3 of 1,000 \(0 %\) <meter aria-label="Tool calls this month against the quota"/);
+    expect(usage).toMatch(/300 bytes of 2\.0 KiB \(15 %\)/);
+    expect(usage).toContain('<dd>600</dd>');
+    expect(usage).toContain('<dd>500 characters</dd>');
+    expect(usage).toContain('<td data-label="Month to date">3 of 1,000</td>');
+  });
+
+  it('limits failed sign-ins per address: then even the right password waits', async () => {
+    const address = email();
+    await signUp(new BrowserLike(t.url), address);
+    const b = new BrowserLike(t.url, { 'X-Forwarded-For': '198.51.100.1, 203.0.113.9' });
+    await b.get('/dashboard/signin');
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await b.post('/dashboard/signin', { email: address, password: `wrong password ${i}` })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const right = await b.post('/dashboard/signin', { email: address, password: 'correct horse battery' });
+    expect(right.status).toBe(429);
+    expect(right.html).toContain('Too many failed sign-ins from your network address; try again in 5 minute(s).');
+    expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(200);
+    // the proxy's last address is the client's: another one signs in at once
+    const other = new BrowserLike(t.url, { 'X-Forwarded-For': '203.0.113.9, 198.51.100.2' });
+    await other.get('/dashboard/signin');
+    expect(
+      (await other.post('/dashboard/signin', { email: address, password: 'correct horse battery' })).location,
+    ).toBe('/dashboard');
   });
 
   it('shows an entry with its versions and events, and forgets it with a reason the ledger keeps', async () => {

@@ -14,7 +14,11 @@ export class BrowserLike {
   readonly cookies = new Map<string, string>();
   private csrf = '';
 
-  constructor(private readonly base: string) {}
+  /** `headers`: sent with every request (e.g. the client address a trusted proxy would add). */
+  constructor(
+    private readonly base: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -37,7 +41,10 @@ export class BrowserLike {
 
   async get(path: string): Promise<Page> {
     return this.read(
-      await fetch(`${this.base}${path}`, { headers: { cookie: this.cookieHeader() }, redirect: 'manual' }),
+      await fetch(`${this.base}${path}`, {
+        headers: { ...this.headers, cookie: this.cookieHeader() },
+        redirect: 'manual',
+      }),
     );
   }
 
@@ -50,6 +57,7 @@ export class BrowserLike {
       await fetch(`${this.base}${path}`, {
         method: 'POST',
         headers: {
+          ...this.headers,
           cookie: this.cookieHeader(),
           'content-type': 'application/x-www-form-urlencoded',
           origin: opts.origin ?? new URL(this.base).origin,
