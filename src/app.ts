@@ -70,7 +70,15 @@ export function createApp(deps: Deps) {
   app.route('/admin', adminRoutes(store, config.adminToken));
   app.route(
     '/dashboard',
-    dashboardRoutes({ store, blobs: deps.blobs, publicUrl: config.publicUrl, log, failures, addressOf }),
+    dashboardRoutes({
+      store,
+      blobs: deps.blobs,
+      publicUrl: config.publicUrl,
+      signupOpen: config.signupOpen,
+      log,
+      failures,
+      addressOf,
+    }),
   );
   return app;
 }

@@ -14,6 +14,8 @@
  * CAIRN_MAX_BODY_BYTES    largest request body (default 8 MiB) → 413
  * CAIRN_MAX_ARTIFACT_BYTES largest artifact, decoded (default 5 MiB)
  * CAIRN_BASE_URL          public URL of the service, printed at start (default http://HOST:PORT)
+ * CAIRN_SIGNUP            open (default): anyone who reaches /dashboard may create an account;
+ *                         closed: accounts come from the operator (cairn user create)
  * CAIRN_AUTH_FAILURE_LIMIT failed authentications (wrong API key, wrong dashboard password) allowed
  *                         per client address per 15 minutes before 429 (default 20; 0: no limit)
  * CAIRN_CLIENT_ADDRESS_HEADER Node behind a reverse proxy: the header in which the proxy puts the
@@ -70,6 +72,7 @@ const schema = z.object({
     .positive()
     .default(5 * MiB),
   CAIRN_BASE_URL: z.string().url().optional(),
+  CAIRN_SIGNUP: z.enum(['open', 'closed']).default('open'),
   CAIRN_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(20),
   CAIRN_CLIENT_ADDRESS_HEADER: z
     .string()
@@ -129,6 +132,8 @@ export interface Config {
   version: string;
   /** null: semantic recall is off. */
   embeddings: EmbeddingsConfig | null;
+  /** Whether anyone may create a dashboard account. */
+  signupOpen: boolean;
   /** Failed authentications per client address per 15 minutes; 0: no limit. */
   authFailureLimit: number;
   /** Lower-case header name carrying the client address (set by a trusted proxy), if any. */
@@ -170,6 +175,7 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     publicUrl: c.CAIRN_BASE_URL,
     version: VERSION,
     embeddings: embeddingsConfig(c),
+    signupOpen: c.CAIRN_SIGNUP === 'open',
     authFailureLimit: c.CAIRN_AUTH_FAILURE_LIMIT,
     clientAddressHeader: c.CAIRN_CLIENT_ADDRESS_HEADER?.toLowerCase(),
   };

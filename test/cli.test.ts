@@ -50,9 +50,23 @@ describe('cairn CLI on the embedded database', () => {
       }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/not an email address/) });
 
-    const server = await startServer({ CAIRN_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '' });
+    const server = await startServer({
+      CAIRN_DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      CAIRN_SIGNUP: 'closed',
+    });
     try {
       const b = new BrowserLike(server.url);
+      // sign-up closed: accounts come from the operator only
+      const closed = await b.get('/dashboard/signup');
+      expect(closed.status).toBe(403);
+      expect(closed.html).toContain('Sign-up is closed');
+      const post = await b.post('/dashboard/signup', { email: 'eve@example.com', password: 'x'.repeat(16), org: 'E' });
+      expect(post.status).toBe(403);
+      expect(await server.store.dashboard.account('eve@example.com')).toBeNull();
+      expect((await b.get('/dashboard/signin')).html).not.toContain('Create an account');
       await b.get('/dashboard/signin');
       const signedIn = await b.post('/dashboard/signin', { email: 'grace@example.com', password: user.password });
       expect(signedIn.location).toBe('/dashboard');
@@ -60,6 +74,39 @@ describe('cairn CLI on the embedded database', () => {
     } finally {
       await server.close();
     }
+  }, 60_000);
+
+  it('creates plans, puts an org on one, and shows its usage; a bad limit says which flag', async () => {
+    const { org } = await cairn('org', 'create', 'Metered');
+    const plan = await cairn('plan', 'set', 'team', '--requests-per-minute', '120', '--tool-calls-per-month', '50000');
+    expect(plan.plan).toMatchObject({
+      id: 'team',
+      requests_per_minute: 120,
+      tool_calls_per_month: 50000,
+      stored_bytes: null,
+      is_default: false,
+    });
+    await cairn('plan', 'set', 'free', '--tool-calls-per-month', '1000', '--stored-bytes', '1048576', '--default');
+    const list = await cairn('plan', 'list');
+    expect(list.plans.map((p: { id: string; is_default: boolean }) => [p.id, p.is_default])).toEqual([
+      ['free', true],
+      ['team', false],
+    ]);
+    // on the default plan until put on another, and back on it with --clear
+    expect((await cairn('org', 'usage', '--org', org.id)).usage).toMatchObject({ plan: 'free', days: [] });
+    expect((await cairn('org', 'plan', '--org', org.id, 'team')).usage).toMatchObject({
+      plan: 'team',
+      requests_per_minute: 120,
+      tool_calls_this_month: 0,
+    });
+    expect((await cairn('org', 'plan', '--org', org.id, '--clear')).usage).toMatchObject({ plan: 'free' });
+    await expect(
+      run(process.execPath, [BIN, 'plan', 'set', 'big', '--entry-chars', '100000'], { env: env() }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--entry-chars: .*16384/) });
+    await expect(
+      run(process.execPath, [BIN, 'plan', 'set', 'big', '--stored-bytes', 'lots'], { env: env() }),
+    ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--stored-bytes: .*number/) });
+    await cairn('plan', 'set', 'free', '--tool-calls-per-month', '1000'); // no default again, for the tests below
   }, 60_000);
 
   it('explains a missing argument and exits non-zero', async () => {

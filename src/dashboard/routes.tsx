@@ -30,6 +30,7 @@ import {
   RevokeKey,
   SignIn,
   SignUp,
+  SignupClosed,
   Usage,
 } from './views';
 
@@ -46,6 +47,7 @@ interface Options {
   blobs: BlobStore;
   /** CAIRN_BASE_URL, if set; else the request's origin. */
   publicUrl: string | undefined;
+  signupOpen: boolean;
   log: (message: string, err?: unknown) => void;
   failures: FailureLimiter;
   addressOf: (c: Context) => string;
@@ -54,7 +56,7 @@ interface Options {
 /** Per request: the CSP nonce, the signed-in session, and the hash its token is stored under. */
 type Vars = { Variables: { nonce: string; session: DashboardSession | null; tokenHash: string } };
 
-export function dashboardRoutes({ store, blobs, publicUrl, log, failures, addressOf }: Options) {
+export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, failures, addressOf }: Options) {
   const app = new Hono<Vars>();
   const baseOf = (c: Context) => publicUrl ?? new URL(c.req.url).origin;
   const secure = (c: Context) => baseOf(c).startsWith('https:');
@@ -139,6 +141,10 @@ export function dashboardRoutes({ store, blobs, publicUrl, log, failures, addres
     return session ? c.html(<Orgs nonce={c.get('nonce')} session={session} />) : toSignIn(c);
   });
 
+  app.use('/signup', async (c, next) => {
+    if (signupOpen) return next();
+    return c.html(<SignupClosed nonce={c.get('nonce')} />, 403);
+  });
   app.get('/signup', (c) => c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} />));
   app.post('/signup', async (c) => {
     const { field } = await form(c);
@@ -166,12 +172,15 @@ export function dashboardRoutes({ store, blobs, publicUrl, log, failures, addres
     return c.redirect('/dashboard/settings/keys', 303);
   });
 
-  app.get('/signin', (c) => c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} />));
+  app.get('/signin', (c) => c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} signupOpen={signupOpen} />));
   app.post('/signin', async (c) => {
     const { field } = await form(c);
     const email = field('email').trim().toLowerCase();
     const again = (error: string, status: 401 | 403 | 429) =>
-      c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} />, status);
+      c.html(
+        <SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} signupOpen={signupOpen} />,
+        status,
+      );
     if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
       return again('The form has expired; try again.', 403);
     }

@@ -169,7 +169,7 @@ export function SignUp(p: { nonce: string; csrf: string; error?: string; email?:
   );
 }
 
-export function SignIn(p: { nonce: string; csrf: string; error?: string; email?: string }) {
+export function SignIn(p: { nonce: string; csrf: string; error?: string; email?: string; signupOpen: boolean }) {
   return (
     <AccountPage
       {...p}
@@ -178,11 +178,29 @@ export function SignIn(p: { nonce: string; csrf: string; error?: string; email?:
       password={{ label: 'Password', autocomplete: 'current-password' }}
       submit="Sign in"
       footer={
-        <>
-          New here? <a href="/dashboard/signup">Create an account</a>
-        </>
+        p.signupOpen ? (
+          <>
+            New here? <a href="/dashboard/signup">Create an account</a>
+          </>
+        ) : (
+          'Accounts on this server are made by its operator.'
+        )
       }
     />
+  );
+}
+
+export function SignupClosed(p: { nonce: string }) {
+  return (
+    <Page title="Sign-up is closed" nonce={p.nonce}>
+      <p>
+        Accounts on this server are made by its operator, with{' '}
+        <code>npx cairn user create --org ORG_ID --email you@example.com</code>.
+      </p>
+      <p>
+        <a href="/dashboard/signin">Sign in</a>
+      </p>
+    </Page>
   );
 }
 
