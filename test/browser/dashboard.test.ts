@@ -81,6 +81,12 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     await expect.poll(() => page.getByRole('row', { name: /babbage/ }).textContent()).toContain('remember');
     expect(await page.getByRole('status').textContent()).toContain('Chain verified');
     await shot('06-ledger');
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Usage');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await page.getByRole('row', { name: new RegExp(today) }).textContent()).toContain('1');
+    expect(await page.locator('main').textContent()).toContain('This org has no plan');
+    await shot('06c-usage');
     await page.getByRole('link', { name: 'Artifacts' }).click();
     expect(await page.getByRole('status').textContent()).toContain('No shared artifacts yet');
     await shot('06b-artifacts');

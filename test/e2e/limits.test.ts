@@ -99,6 +99,20 @@ describe.each(TARGETS)('limits on %s', (db) => {
     expect(overview.quota).toMatchObject({ plan: 'hundred', tool_calls_per_month: 101, tool_calls_this_month: 100 });
   });
 
+  it.runIf(db === 'postgres')('starts the count again in a new month', async () => {
+    const { orgId, key } = await orgOnPlan('monthly', { tool_calls_per_month: 2 });
+    expect((await call(key, 'recall', { query: 'x' })).status).toBe(200);
+    expect((await call(key, 'recall', { query: 'x' })).status).toBe(200);
+    expect((await call(key, 'recall', { query: 'x' })).status).toBe(429);
+    // as if the two calls had been made last month
+    await t.pg?.query(
+      `UPDATE org_usage SET month = (date_trunc('month', now() AT TIME ZONE 'UTC') - interval '1 month')::date WHERE org_id = $1`,
+      [orgId],
+    );
+    expect((await call(key, 'recall', { query: 'x' })).status).toBe(200);
+    expect((await admin('GET', `/orgs/${orgId}/usage`)).json.usage).toMatchObject({ tool_calls_this_month: 1 });
+  });
+
   it('limits requests per minute per key, each key with its own budget, initialize and tools/list included', async () => {
     const { orgId, key } = await orgOnPlan('five-a-minute', { requests_per_minute: 5 });
     const second = await t.createKey(orgId, 'second');
