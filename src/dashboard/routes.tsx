@@ -24,6 +24,7 @@ import {
   KeyCreated,
   Keys,
   Ledger,
+  Members,
   Memory,
   type MemoryFilter,
   Orgs,
@@ -416,6 +417,56 @@ export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, fail
         more={events.length === LEDGER_PAGE && last ? last.seq : null}
       />,
     );
+  });
+
+  const membersPage = async (
+    c: Context<Vars>,
+    session: DashboardSession,
+    extra: { notice?: string; error?: string },
+    status = 200,
+  ) =>
+    c.html(
+      <Members
+        nonce={c.get('nonce')}
+        session={session}
+        members={await store.dashboard.members(c.get('tokenHash'))}
+        {...extra}
+      />,
+      status as 200,
+    );
+
+  app.get('/settings/members', async (c) => {
+    const session = await signedIn(c);
+    return session ? membersPage(c, session, {}) : toSignIn(c);
+  });
+
+  app.post('/settings/members', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const email = normaliseEmail(field('email'));
+    if (!email) return membersPage(c, session, { error: 'Enter an email address like name@example.com.' }, 422);
+    try {
+      await store.dashboard.addMember(c.get('tokenHash'), email);
+    } catch (err) {
+      return membersPage(c, session, { error: message(err) }, statusOf(err));
+    }
+    return membersPage(c, session, { notice: `${email} is now a member.` });
+  });
+
+  app.post('/settings/members/:id/remove', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id)) throw new NotFound('no such member');
+    try {
+      await store.dashboard.removeMember(c.get('tokenHash'), id);
+    } catch (err) {
+      return membersPage(c, session, { error: message(err) }, statusOf(err));
+    }
+    if (id === session.user_id) return c.redirect('/dashboard', 303); // left the org
+    return membersPage(c, session, { notice: 'The member was removed.' });
   });
 
   app.get('/usage', async (c) => {

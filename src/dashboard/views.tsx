@@ -6,7 +6,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Usage as UsageData } from '../domain/limits';
-import type { DashboardSession, EntryPage as EntryData } from '../domain/ports';
+import type { DashboardSession, EntryPage as EntryData, Member } from '../domain/ports';
 import { type ApiKeyInfo, type Artifact, type Entry, KINDS, type LedgerEvent } from '../domain/types';
 
 const STYLE = `
@@ -49,6 +49,7 @@ const NAV = [
   ['/dashboard/ledger', 'Ledger'],
   ['/dashboard/usage', 'Usage'],
   ['/dashboard/settings/keys', 'Settings, API keys'],
+  ['/dashboard/settings/members', 'Settings, members'],
 ] as const;
 
 export interface PageProps {
@@ -741,6 +742,62 @@ export function Usage(p: { nonce: string; session: DashboardSession; usage: Usag
         ]}
       />
       {withTotals.length === 0 ? <p>No tool calls in these days.</p> : null}
+    </Page>
+  );
+}
+
+/** Settings, members: everyone sees who belongs; owners add existing accounts and remove members. */
+export function Members(p: {
+  nonce: string;
+  session: DashboardSession;
+  members: Member[];
+  notice?: string;
+  error?: string;
+}) {
+  const owner = p.session.orgs.find((o) => o.id === p.session.org_id)?.role === 'owner';
+  return (
+    <Page title="Settings, members" nonce={p.nonce} session={p.session}>
+      {p.notice ? (
+        <p class="notice" role="status">
+          {p.notice}
+        </p>
+      ) : null}
+      <ErrorLine error={p.error} />
+      <p>
+        Members see this org’s memory, artifacts, ledger and usage, and manage its API keys. Owners also add and remove
+        members.
+      </p>
+      {owner ? (
+        <form method="post" action="/dashboard/settings/members">
+          <input type="hidden" name="_csrf" value={p.session.csrf} />
+          <label for="email">Email of an account to add</label>
+          <input id="email" name="email" type="email" required autocomplete="off" />
+          <p>
+            <button type="submit">Add member</button> They need an account first: they create one at sign-up.
+          </p>
+        </form>
+      ) : null}
+      <DataTable
+        caption="Members of this org"
+        rows={p.members}
+        columns={[
+          { label: 'Email', cell: (m) => m.email },
+          { label: 'Role', cell: (m) => m.role },
+          { label: 'Joined', cell: (m) => when(m.joined_at) },
+          {
+            label: 'Actions',
+            cell: (m) =>
+              owner ? (
+                <form class="inline" method="post" action={`/dashboard/settings/members/${m.user_id}/remove`}>
+                  <input type="hidden" name="_csrf" value={p.session.csrf} />
+                  <button type="submit" aria-label={`Remove ${m.email}`}>
+                    {m.user_id === p.session.user_id ? 'Leave' : 'Remove'}
+                  </button>
+                </form>
+              ) : null,
+          },
+        ]}
+      />
     </Page>
   );
 }

@@ -61,6 +61,13 @@ export interface DashboardSession {
   orgs: { id: string; name: string; role: string }[];
 }
 
+export interface Member {
+  user_id: string;
+  email: string;
+  role: 'owner' | 'member';
+  joined_at: string;
+}
+
 export interface EntryPage {
   entry: Entry;
   versions: { id: string; created_at: string; agent: string; version: number; current: boolean }[];
@@ -93,6 +100,12 @@ export interface DashboardStore {
   artifacts(tokenHash: string, limit: number): Promise<Artifact[]>;
   /** One shared artifact of the session's org and the key of its bytes; null if there is none. */
   artifact(tokenHash: string, id: string): Promise<{ artifact: Artifact; blob_key: string } | null>;
+  /** The session org's members, owners first. */
+  members(tokenHash: string): Promise<Member[]>;
+  /** An owner adds an existing account by email, as a member. */
+  addMember(tokenHash: string, email: string): Promise<void>;
+  /** An owner removes a member (the org keeps an owner). */
+  removeMember(tokenHash: string, userId: string): Promise<void>;
   /** The session org's plan and use, with `days` days of history. */
   usage(tokenHash: string, days: number): Promise<Usage>;
   /** The session org's ledger, newest first. */

@@ -87,6 +87,7 @@ const TIME_FIELDS = [
   'revoked_at',
   'first_at',
   'last_at',
+  'joined_at',
 ];
 
 /** Normalises the timestamp fields of a row from the database, leaving the rest as is. */

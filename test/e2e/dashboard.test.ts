@@ -147,6 +147,54 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await bob.get('/dashboard/settings/keys')).html).toContain('active');
   });
 
+  it('lets owners add existing accounts as members and remove them; an org keeps an owner', async () => {
+    const owner = new BrowserLike(t.url);
+    const ownerEmail = email();
+    await signUp(owner, ownerEmail, 'Team Gamma');
+    const mate = new BrowserLike(t.url);
+    const mateEmail = email();
+    await signUp(mate, mateEmail, 'Mates Own');
+
+    await owner.get('/dashboard/settings/members');
+    const unknown = await owner.post('/dashboard/settings/members', { email: `nobody-${mateEmail}` });
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('no account has this email; ask them to create one first');
+    const added = await owner.post('/dashboard/settings/members', { email: mateEmail.toUpperCase() });
+    expect(added.html).toContain(`${mateEmail} is now a member.`);
+    expect(added.html).toMatch(new RegExp(`data-label="Email">${mateEmail}</td><td data-label="Role">member<`));
+    expect((await owner.post('/dashboard/settings/members', { email: mateEmail })).status).toBe(409);
+
+    // the member switches to the org, sees its members, cannot manage them
+    const orgs = (await mate.get('/dashboard')).html;
+    const gamma = /name="org_id" value="([0-9a-f-]{36})"\s*\/?>\s*Team Gamma \(member\)/.exec(orgs)?.[1];
+    expect(gamma).toBeTruthy();
+    expect((await mate.post('/dashboard/orgs/switch', { org_id: gamma as string })).location).toBe('/dashboard');
+    const seen = await mate.get('/dashboard/settings/members');
+    expect(seen.html).toContain(ownerEmail);
+    expect(seen.html).not.toContain('Add member');
+    const refused = await mate.post('/dashboard/settings/members', { email: ownerEmail });
+    expect(refused.status).toBe(403);
+    expect(refused.html).toContain('only an owner of the org adds or removes members');
+
+    // the last owner cannot leave; removing the member takes the org from them at once
+    /** The user id in the remove form of one member's row. */
+    const removeId = (html: string, who: string) =>
+      new RegExp(
+        `members/([0-9a-f-]{36})/remove"[^>]*>(?:<input[^>]*>)\\s*<button[^>]*aria-label="Remove ${who}"`,
+      ).exec(html)?.[1];
+    const ownerId = removeId((await owner.get('/dashboard/settings/members')).html, ownerEmail);
+    const leave = await owner.post(`/dashboard/settings/members/${ownerId}/remove`, {});
+    expect(leave.status).toBe(409);
+    expect(leave.html).toContain('an org keeps at least one owner');
+    const mateId = removeId(leave.html, mateEmail);
+    expect(mateId).not.toBe(ownerId);
+    const removed = await owner.post(`/dashboard/settings/members/${mateId}/remove`, {});
+    expect(removed.html).toContain('The member was removed.');
+    expect(removed.html).not.toContain(mateEmail);
+    expect((await mate.get('/dashboard')).html).toContain('Mates Own (shown, owner)');
+    expect((await mate.get('/dashboard/settings/members')).html).not.toContain(ownerEmail);
+  });
+
   it('shows what the agents wrote in Memory and the Ledger, attributed, without private notes', async () => {
     const b = new BrowserLike(t.url);
     await signUp(b);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Usage } from '../../domain/limits';
 import { eventOut, id, isoTime, project, projectOut, scope, text } from '../schemas';
 import { defineTool, projectFields, READ } from '../tool';
 import { withNotice } from './render';
@@ -92,21 +93,11 @@ function render(view: string, r: Record<string, unknown>, caller: { agent: strin
     `Org "${org.name}". ${who}`,
     `Project: ${r.project ?? 'none (org-wide)'}; scope ${r.scope}.`,
     `Entries: ${counts || 'none'}. Artifacts: ${a.count} (${a.bytes} bytes).`,
-    quotaLine(r.quota as Quota),
+    quotaLine(r.quota as Usage),
   ].join('\n');
 }
 
-interface Quota {
-  plan: string | null;
-  requests_per_minute: number | null;
-  tool_calls_per_month: number | null;
-  tool_calls_this_month: number;
-  resets_at: string;
-  stored_bytes_limit: number | null;
-  stored_bytes: number;
-}
-
-function quotaLine(q: Quota): string {
+function quotaLine(q: Usage): string {
   const of = (used: number, limit: number | null) => (limit === null ? `${used}` : `${used} of ${limit}`);
   const plan = q.plan === null ? 'No plan: nothing is limited.' : `Plan "${q.plan}".`;
   const rate = q.requests_per_minute === null ? '' : ` Rate: ${q.requests_per_minute} requests per minute per key.`;

@@ -24,6 +24,7 @@ import type {
   DashboardStore,
   EntryPage,
   FailureCount,
+  Member,
   Store,
   StoreOp,
 } from '../../domain/ports';
@@ -174,6 +175,15 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       await one(sql`SELECT cairn_dash_forget(${tokenHash}, ${id}::uuid, ${reason}) AS r`);
     },
     usage: (tokenHash, days) => one<Usage>(sql`SELECT cairn_dash_usage(${tokenHash}, ${days}) AS r`),
+    async members(tokenHash) {
+      return (await one<Member[]>(sql`SELECT cairn_dash_members(${tokenHash}) AS r`)).map((m) => withIsoTimes(m));
+    },
+    async addMember(tokenHash, email) {
+      await one(sql`SELECT cairn_dash_member_add(${tokenHash}, ${email}) AS r`);
+    },
+    async removeMember(tokenHash, userId) {
+      await one(sql`SELECT cairn_dash_member_remove(${tokenHash}, ${userId}::uuid) AS r`);
+    },
     async ledger(tokenHash, filter, limit) {
       const events = await one<LedgerEvent[]>(
         sql`SELECT cairn_dash_ledger(${tokenHash}, ${filter.agent}, ${filter.op}, ${filter.before}, ${limit}) AS r`,
