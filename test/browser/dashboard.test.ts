@@ -111,6 +111,16 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
 
     await page.getByRole('link', { name: 'Orgs' }).click();
     await shot('10-orgs');
+    // a second org, created and shown; its members are its owner alone
+    await page.getByLabel('Name').fill('Difference Engines');
+    await page.getByRole('button', { name: 'Create org' }).click();
+    // a new org has no key yet: the dashboard goes to its keys
+    await expect.poll(() => page.url()).toContain('/dashboard/settings/keys');
+    await page.getByRole('link', { name: 'Orgs' }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('Difference Engines (shown, owner)');
+    await page.getByRole('link', { name: 'Settings, members' }).click();
+    expect(await page.getByRole('row', { name: /ada@example.com/ }).textContent()).toContain('owner');
+    await shot('11-members');
     await page.getByRole('button', { name: /Sign out/ }).click();
     await expect.poll(() => page.url()).toContain('/dashboard/signin');
   }, 60_000);
