@@ -11,6 +11,8 @@ import { failureLimiter } from './http/failures';
 import { hostAndOriginGuard } from './http/guard';
 import { mcpRoutes } from './http/mcp';
 import { createMcpEndpoint } from './mcp/server';
+import { type MetadataFetch, webMetadataFetch } from './oauth/clients';
+import { oauthRoutes, resourceMetadataUrl, resourceOf, wellKnownRoutes } from './oauth/routes';
 
 export interface Deps {
   config: Config;
@@ -18,6 +20,8 @@ export interface Deps {
   blobs: BlobStore;
   /** Semantic recall's provider; null or absent: recall is lexical. */
   embedder?: Embedder | null;
+  /** Fetches OAuth client metadata documents (SSRF-safe per runtime); default: the Workers fetcher. */
+  fetchMetadata?: MetadataFetch;
   /** The client's network address, as the runtime knows it (the socket's peer, CF-Connecting-IP). */
   clientAddress?: (c: Context) => string | undefined;
   log?: (message: string, err?: unknown) => void;
@@ -66,14 +70,35 @@ export function createApp(deps: Deps) {
     c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`),
   );
   app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
-  app.route('/mcp', mcpRoutes({ store, endpoint, maxBodyBytes: config.maxBodyBytes, failures, addressOf }));
+  const publicUrl = config.publicUrl;
+  const oauth = {
+    store,
+    publicUrl,
+    fetchMetadata: deps.fetchMetadata ?? webMetadataFetch,
+    ...config.oauth,
+  };
+  app.route(
+    '/mcp',
+    mcpRoutes({
+      store,
+      endpoint,
+      maxBodyBytes: config.maxBodyBytes,
+      failures,
+      addressOf,
+      resourceOf: (c) => resourceOf(publicUrl, c),
+      resourceMetadataOf: (c) => resourceMetadataUrl(publicUrl, c),
+    }),
+  );
+  app.route('/.well-known', wellKnownRoutes(oauth));
+  app.route('/oauth', oauthRoutes(oauth));
   app.route('/admin', adminRoutes(store, config.adminToken));
   app.route(
     '/dashboard',
     dashboardRoutes({
       store,
       blobs: deps.blobs,
-      publicUrl: config.publicUrl,
+      publicUrl,
+      oauth,
       signupOpen: config.signupOpen,
       log,
       failures,

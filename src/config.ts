@@ -18,6 +18,8 @@
  *                         closed: accounts come from the operator (cairn user create)
  * CAIRN_AUTH_FAILURE_LIMIT failed authentications (wrong API key, wrong dashboard password) allowed
  *                         per client address per 15 minutes before 429 (default 20; 0: no limit)
+ * CAIRN_OAUTH_ACCESS_TOKEN_SECONDS  lifetime of an OAuth access token (default 3600)
+ * CAIRN_OAUTH_REFRESH_TOKEN_SECONDS lifetime of an OAuth refresh token (default 30 days); each use replaces it
  * CAIRN_CLIENT_ADDRESS_HEADER Node behind a reverse proxy: the header in which the proxy puts the
  *                         client's address (e.g. X-Forwarded-For: its last address is used); on
  *                         Workers the address is CF-Connecting-IP
@@ -74,6 +76,13 @@ const schema = z.object({
   CAIRN_BASE_URL: z.string().url().optional(),
   CAIRN_SIGNUP: z.enum(['open', 'closed']).default('open'),
   CAIRN_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(20),
+  CAIRN_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+  CAIRN_OAUTH_REFRESH_TOKEN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(365 * 86_400)
+    .default(30 * 86_400),
   CAIRN_CLIENT_ADDRESS_HEADER: z
     .string()
     .regex(/^[A-Za-z0-9-]+$/, 'a header name such as X-Forwarded-For')
@@ -136,6 +145,7 @@ export interface Config {
   signupOpen: boolean;
   /** Failed authentications per client address per 15 minutes; 0: no limit. */
   authFailureLimit: number;
+  oauth: { accessSeconds: number; refreshSeconds: number };
   /** Lower-case header name carrying the client address (set by a trusted proxy), if any. */
   clientAddressHeader: string | undefined;
 }
@@ -178,6 +188,10 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     signupOpen: c.CAIRN_SIGNUP === 'open',
     authFailureLimit: c.CAIRN_AUTH_FAILURE_LIMIT,
     clientAddressHeader: c.CAIRN_CLIENT_ADDRESS_HEADER?.toLowerCase(),
+    oauth: {
+      accessSeconds: c.CAIRN_OAUTH_ACCESS_TOKEN_SECONDS,
+      refreshSeconds: c.CAIRN_OAUTH_REFRESH_TOKEN_SECONDS,
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { type Config, parseConfig } from './config';
 import type { Store } from './domain/ports';
 import { createEmbedder, vectorSpace } from './embeddings/index';
+import { nodeMetadataFetch } from './oauth/fetch-node';
 import { createFsBlobStore } from './storage/blobs/fs';
 import { openStore } from './storage/pg/client';
 
@@ -40,6 +41,7 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     store,
     blobs,
     embedder: store.vectorsUnavailable ? null : embedder,
+    fetchMetadata: nodeMetadataFetch,
     clientAddress: (c) => (c.env as HttpBindings | undefined)?.incoming?.socket?.remoteAddress,
   });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

@@ -16,10 +16,16 @@ import type { BlobStore, DashboardSession, Store } from '../domain/ports';
 import { resolveProject } from '../domain/projects';
 import { KINDS } from '../domain/types';
 import type { FailureLimiter } from '../http/failures';
+import { AUTHORIZE_FIELDS, checkAuthorize, redirectTo } from '../oauth/authorize';
+import { issuerOf, type OAuthOptions, resourceOf } from '../oauth/routes';
+import { newOpaqueToken, opaqueHash } from '../oauth/tokens';
 import { normaliseEmail, PASSWORD_RULE, passwordOk } from './accounts';
 import { hashPassword, randomToken, verifyPassword } from './password';
 import {
+  Apps,
   Artifacts,
+  AuthorizeError,
+  Consent,
   EntryView,
   KeyCreated,
   Keys,
@@ -37,6 +43,9 @@ import {
 
 const SESSION_SECONDS = 14 * 24 * 3600;
 const LEDGER_PAGE = 50;
+const CODE_SECONDS = 60;
+/** Only an authorization request waiting for consent may be returned to after signing in. */
+const nextOf = (next: string | undefined) => (next?.startsWith('/dashboard/authorize?') ? next : undefined);
 const USAGE_DAYS = 30;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -48,6 +57,8 @@ interface Options {
   blobs: BlobStore;
   /** CAIRN_BASE_URL, if set; else the request's origin. */
   publicUrl: string | undefined;
+  /** The authorization server's settings: the consent step is the dashboard's. */
+  oauth: Pick<OAuthOptions, 'fetchMetadata'>;
   signupOpen: boolean;
   log: (message: string, err?: unknown) => void;
   failures: FailureLimiter;
@@ -55,9 +66,18 @@ interface Options {
 }
 
 /** Per request: the CSP nonce, the signed-in session, and the hash its token is stored under. */
-type Vars = { Variables: { nonce: string; session: DashboardSession | null; tokenHash: string } };
+type Vars = {
+  Variables: {
+    nonce: string;
+    session: DashboardSession | null;
+    tokenHash: string;
+    /** A source the page's forms may post to besides the dashboard (the consent page's redirect). */
+    formTarget?: string;
+  };
+};
 
-export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, failures, addressOf }: Options) {
+export function dashboardRoutes(opts: Options) {
+  const { store, blobs, publicUrl, signupOpen, log, failures, addressOf } = opts;
   const app = new Hono<Vars>();
   const baseOf = (c: Context) => publicUrl ?? new URL(c.req.url).origin;
   const secure = (c: Context) => baseOf(c).startsWith('https:');
@@ -81,7 +101,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, fail
     await next();
     c.header(
       'Content-Security-Policy',
-      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'${c.get('formTarget') ? ` ${c.get('formTarget')}` : ''}; frame-ancestors 'none'; base-uri 'none'`,
     );
     c.header('Referrer-Policy', 'same-origin');
     c.header('Cache-Control', 'no-store');
@@ -146,14 +166,24 @@ export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, fail
     if (signupOpen) return next();
     return c.html(<SignupClosed nonce={c.get('nonce')} />, 403);
   });
-  app.get('/signup', (c) => c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} />));
+  app.get('/signup', (c) =>
+    c.html(<SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} next={nextOf(c.req.query('next'))} />),
+  );
   app.post('/signup', async (c) => {
     const { field } = await form(c);
     const email = normaliseEmail(field('email'));
     const org = field('org').trim();
+    const next = nextOf(field('next'));
     const again = (error: string, status: 403 | 409 | 422) =>
       c.html(
-        <SignUp nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={field('email')} org={org} />,
+        <SignUp
+          nonce={c.get('nonce')}
+          csrf={anonymousToken(c)}
+          error={error}
+          email={field('email')}
+          org={org}
+          next={next}
+        />,
         status,
       );
     if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
@@ -170,16 +200,33 @@ export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, fail
       return again(message(err), 409);
     }
     await startSession(c, userId);
-    return c.redirect('/dashboard/settings/keys', 303);
+    return c.redirect(next ?? '/dashboard/settings/keys', 303);
   });
 
-  app.get('/signin', (c) => c.html(<SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} signupOpen={signupOpen} />));
+  app.get('/signin', (c) =>
+    c.html(
+      <SignIn
+        nonce={c.get('nonce')}
+        csrf={anonymousToken(c)}
+        signupOpen={signupOpen}
+        next={nextOf(c.req.query('next'))}
+      />,
+    ),
+  );
   app.post('/signin', async (c) => {
     const { field } = await form(c);
     const email = field('email').trim().toLowerCase();
+    const next = nextOf(field('next'));
     const again = (error: string, status: 401 | 403 | 429) =>
       c.html(
-        <SignIn nonce={c.get('nonce')} csrf={anonymousToken(c)} error={error} email={email} signupOpen={signupOpen} />,
+        <SignIn
+          nonce={c.get('nonce')}
+          csrf={anonymousToken(c)}
+          error={error}
+          email={email}
+          signupOpen={signupOpen}
+          next={next}
+        />,
         status,
       );
     if (!field('_csrf') || field('_csrf') !== getCookie(c, 'cairn_form')) {
@@ -193,7 +240,7 @@ export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, fail
       const ok = await verifyPassword(field('password'), account?.password_hash ?? (await dummyHash));
       if (account && ok) {
         await startSession(c, account.user_id);
-        return c.redirect('/dashboard', 303);
+        return c.redirect(next ?? '/dashboard', 303);
       }
       await failures.failed(bucket);
     } catch (err) {
@@ -467,6 +514,116 @@ export function dashboardRoutes({ store, blobs, publicUrl, signupOpen, log, fail
     }
     if (id === session.user_id) return c.redirect('/dashboard', 303); // left the org
     return membersPage(c, session, { notice: 'The member was removed.' });
+  });
+
+  // ---------------------------------------------------------------- OAuth: consent, connected apps
+
+  /**
+   * The authorization endpoint. A request is checked (client, redirect URI, then PKCE, resource,
+   * scope); a user not signed in signs in first and comes back; consent already given to the
+   * client is used again; otherwise the user picks the org and allows or denies.
+   */
+  const authorize = async (
+    c: Context<Vars>,
+    q: Record<string, string | undefined>,
+    decision?: string,
+    orgId?: string,
+  ) => {
+    const issuer = issuerOf(publicUrl, c);
+    const checked = await checkAuthorize(q, {
+      store,
+      fetchMetadata: opts.oauth.fetchMetadata,
+      resource: resourceOf(publicUrl, c),
+      issuer,
+    });
+    if ('page' in checked) return c.html(<AuthorizeError nonce={c.get('nonce')} message={checked.page} />, 400);
+    if ('redirect' in checked) return c.redirect(checked.redirect, 303);
+    const r = checked.ok;
+    const session = c.get('session');
+    if (!session) {
+      const fields = Object.fromEntries(AUTHORIZE_FIELDS.flatMap((k) => (q[k] === undefined ? [] : [[k, q[k]]])));
+      return c.redirect(
+        `/dashboard/signin?${new URLSearchParams({ next: `/dashboard/authorize?${new URLSearchParams(fields)}` })}`,
+        303,
+      );
+    }
+    const back = (params: Record<string, string>) =>
+      c.redirect(redirectTo(r.redirectUri, { ...params, state: r.state }, issuer), 303);
+    let org = orgId;
+    if (decision === undefined) {
+      org = (await store.oauth.consent(c.get('tokenHash'), r.client.id, r.resource))?.org_id;
+      if (!org) {
+        const target = new URL(r.redirectUri);
+        c.set(
+          'formTarget',
+          target.protocol === 'https:' || target.protocol === 'http:' ? target.origin : target.protocol,
+        );
+        const fields = Object.fromEntries(
+          AUTHORIZE_FIELDS.flatMap((k) => (q[k] === undefined ? [] : [[k, q[k] as string]])),
+        );
+        return c.html(
+          <Consent
+            nonce={c.get('nonce')}
+            session={session}
+            clientName={r.client.name}
+            clientId={r.client.id}
+            redirectHost={target.host || target.protocol}
+            fields={fields}
+          />,
+        );
+      }
+    } else if (decision !== 'allow') {
+      return back({ error: 'access_denied', error_description: 'the user denied access' });
+    }
+    const code = newOpaqueToken();
+    await store.oauth.approve(
+      c.get('tokenHash'),
+      {
+        clientId: r.client.id,
+        orgId: org ?? '',
+        resource: r.resource,
+        scope: r.scope,
+        codeHash: await opaqueHash(code),
+        redirectUri: r.redirectUri,
+        challenge: r.challenge,
+      },
+      CODE_SECONDS,
+    );
+    return back({ code });
+  };
+
+  app.get('/authorize', (c) => authorize(c, c.req.query()));
+  app.post('/authorize', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    const q = Object.fromEntries(AUTHORIZE_FIELDS.map((k) => [k, field(k) || undefined]));
+    if (!session) return authorize(c, q);
+    const orgId = field('org_id');
+    if (!session.orgs.some((o) => o.id === orgId)) throw new Forbidden('org: not one of your orgs');
+    return authorize(c, q, field('decision'), orgId);
+  });
+
+  const appsPage = async (c: Context<Vars>, session: DashboardSession, notice?: string) =>
+    c.html(
+      <Apps
+        nonce={c.get('nonce')}
+        session={session}
+        grants={await store.dashboard.grants(c.get('tokenHash'))}
+        notice={notice}
+      />,
+    );
+  app.get('/settings/apps', async (c) => {
+    const session = await signedIn(c);
+    return session ? appsPage(c, session) : toSignIn(c);
+  });
+  app.post('/settings/apps/:id/revoke', async (c) => {
+    const { field } = await form(c);
+    const session = await signedIn(c, field);
+    if (!session) return toSignIn(c);
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id)) throw new NotFound('no such connected app in this org');
+    await store.dashboard.revokeGrant(c.get('tokenHash'), id);
+    return appsPage(c, session, 'Revoked: the app’s tokens are refused from its next request.');
   });
 
   app.get('/usage', async (c) => {

@@ -6,7 +6,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Usage as UsageData } from '../domain/limits';
-import type { DashboardSession, EntryPage as EntryData, Member } from '../domain/ports';
+import type { DashboardSession, EntryPage as EntryData, Grant, Member } from '../domain/ports';
 import { type ApiKeyInfo, type Artifact, type Entry, KINDS, type LedgerEvent } from '../domain/types';
 
 const STYLE = `
@@ -50,6 +50,7 @@ const NAV = [
   ['/dashboard/usage', 'Usage'],
   ['/dashboard/settings/keys', 'Settings, API keys'],
   ['/dashboard/settings/members', 'Settings, members'],
+  ['/dashboard/settings/apps', 'Settings, connected apps'],
 ] as const;
 
 export interface PageProps {
@@ -120,12 +121,16 @@ function AccountPage(p: {
   extra?: Child;
   submit: string;
   footer: Child;
+  /** Where to go once signed in (an authorization request waiting for consent). */
+  next?: string | undefined;
 }) {
   return (
     <Page title={p.title} nonce={p.nonce}>
       <ErrorLine error={p.error} />
+      {p.next ? <p>Sign in to let an application use your org’s memory.</p> : null}
       <form method="post" action={p.action}>
         <input type="hidden" name="_csrf" value={p.csrf} />
+        {p.next ? <input type="hidden" name="next" value={p.next} /> : null}
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="email" required value={p.email ?? ''} />
         <label for="password">{p.password.label}</label>
@@ -147,7 +152,17 @@ function AccountPage(p: {
   );
 }
 
-export function SignUp(p: { nonce: string; csrf: string; error?: string; email?: string; org?: string }) {
+/** `?next=…` carried from one account page to the other. */
+const withNext = (path: string, next: string | undefined) => (next ? `${path}?${new URLSearchParams({ next })}` : path);
+
+export function SignUp(p: {
+  nonce: string;
+  csrf: string;
+  error?: string;
+  email?: string;
+  org?: string;
+  next?: string | undefined;
+}) {
   return (
     <AccountPage
       {...p}
@@ -163,14 +178,21 @@ export function SignUp(p: { nonce: string; csrf: string; error?: string; email?:
       submit="Create account"
       footer={
         <>
-          Have an account? <a href="/dashboard/signin">Sign in</a>
+          Have an account? <a href={withNext('/dashboard/signin', p.next)}>Sign in</a>
         </>
       }
     />
   );
 }
 
-export function SignIn(p: { nonce: string; csrf: string; error?: string; email?: string; signupOpen: boolean }) {
+export function SignIn(p: {
+  nonce: string;
+  csrf: string;
+  error?: string;
+  email?: string;
+  signupOpen: boolean;
+  next?: string | undefined;
+}) {
   return (
     <AccountPage
       {...p}
@@ -181,7 +203,7 @@ export function SignIn(p: { nonce: string; csrf: string; error?: string; email?:
       footer={
         p.signupOpen ? (
           <>
-            New here? <a href="/dashboard/signup">Create an account</a>
+            New here? <a href={withNext('/dashboard/signup', p.next)}>Create an account</a>
           </>
         ) : (
           'Accounts on this server are made by its operator.'
@@ -798,6 +820,105 @@ export function Members(p: {
           },
         ]}
       />
+    </Page>
+  );
+}
+
+/** The authorization request a consent form carries back, field by field. */
+export type AuthorizeFields = Record<string, string>;
+
+/** OAuth consent: which app, where it will be sent, which org it may use. */
+export function Consent(p: {
+  nonce: string;
+  session: DashboardSession;
+  clientName: string;
+  clientId: string;
+  redirectHost: string;
+  fields: AuthorizeFields;
+}) {
+  return (
+    <Page title={`Allow ${p.clientName}?`} nonce={p.nonce} session={p.session}>
+      <p>
+        <strong>{p.clientName}</strong> (<code>{p.clientId}</code>) asks to read and write an org’s shared memory over
+        MCP. Its writes are attributed to the agent <code>{p.clientId}</code> unless it names another.
+      </p>
+      <p>
+        Once you answer, you are sent back to <strong>{p.redirectHost}</strong>. You can revoke its access at any time
+        under Settings, connected apps.
+      </p>
+      <form method="post" action="/dashboard/authorize">
+        <input type="hidden" name="_csrf" value={p.session.csrf} />
+        {Object.entries(p.fields).map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+        <label for="org_id">Org it may use</label>
+        <select id="org_id" name="org_id">
+          {p.session.orgs.map((o) => (
+            <option value={o.id} selected={o.id === p.session.org_id}>
+              {o.name}
+            </option>
+          ))}
+        </select>
+        <p>
+          <button type="submit" name="decision" value="allow">
+            Allow
+          </button>{' '}
+          <button type="submit" name="decision" value="deny">
+            Deny
+          </button>
+        </p>
+      </form>
+    </Page>
+  );
+}
+
+/** An authorization request that cannot be sent back to its client: said here instead. */
+export function AuthorizeError(p: { nonce: string; message: string }) {
+  return (
+    <Page title="This sign-in link cannot be used" nonce={p.nonce}>
+      <p class="error" role="alert">
+        {p.message}
+      </p>
+      <p>Start again from the application that sent you here.</p>
+    </Page>
+  );
+}
+
+/** Settings, connected apps: the org's OAuth grants; revoking one stops its tokens at once. */
+export function Apps(p: { nonce: string; session: DashboardSession; grants: Grant[]; notice?: string }) {
+  return (
+    <Page title="Settings, connected apps" nonce={p.nonce} session={p.session}>
+      {p.notice ? (
+        <p class="notice" role="status">
+          {p.notice}
+        </p>
+      ) : null}
+      <p>Applications that members let use this org’s memory through OAuth.</p>
+      <DataTable
+        caption="Connected apps"
+        rows={p.grants}
+        columns={[
+          { label: 'App', cell: (g) => g.client_name },
+          { label: 'Client id', cell: (g) => <code>{g.client_id}</code> },
+          { label: 'Allowed by', cell: (g) => g.user },
+          { label: 'Allowed', cell: (g) => when(g.created_at) },
+          { label: 'Last used', cell: (g) => when(g.last_used_at) },
+          { label: 'Status', cell: (g) => (g.revoked_at ? `revoked ${when(g.revoked_at)}` : 'active') },
+          {
+            label: 'Actions',
+            cell: (g) =>
+              g.revoked_at ? null : (
+                <form class="inline" method="post" action={`/dashboard/settings/apps/${g.id}/revoke`}>
+                  <input type="hidden" name="_csrf" value={p.session.csrf} />
+                  <button type="submit" aria-label={`Revoke ${g.client_name}`}>
+                    Revoke
+                  </button>
+                </form>
+              ),
+          },
+        ]}
+      />
+      {p.grants.length === 0 ? <p>No app has been connected yet.</p> : null}
     </Page>
   );
 }

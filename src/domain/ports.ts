@@ -1,4 +1,5 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
+import type { OAuthClient } from '../oauth/clients';
 import type { PlanInput, ServicePlan, Usage } from './limits';
 import type { ApiKeyInfo, Artifact, Entry, LedgerEvent } from './types';
 
@@ -106,6 +107,10 @@ export interface DashboardStore {
   addMember(tokenHash: string, email: string): Promise<void>;
   /** An owner removes a member (the org keeps an owner). */
   removeMember(tokenHash: string, userId: string): Promise<void>;
+  /** The session org's OAuth grants, newest first. */
+  grants(tokenHash: string): Promise<Grant[]>;
+  /** Revokes one of the session org's grants: its tokens stop working at once. */
+  revokeGrant(tokenHash: string, grantId: string): Promise<void>;
   /** The session org's plan and use, with `days` days of history. */
   usage(tokenHash: string, days: number): Promise<Usage>;
   /** The session org's ledger, newest first. */
@@ -114,6 +119,61 @@ export interface DashboardStore {
     filter: { agent: string | null; op: string | null; before: number | null },
     limit: number,
   ): Promise<LedgerEvent[]>;
+}
+
+/** An outcome of the token endpoint: tokens were stored, or why not (RFC 6749 §5.2). */
+export type TokenOutcome = { scope: string; client_id: string } | { error: string; error_description: string };
+
+/** The OAuth authorization server's records; codes and tokens by hash (src/oauth). */
+export interface OAuthStore {
+  client(id: string): Promise<OAuthClient | null>;
+  /** Registers a client, or refreshes a metadata document's cached copy. */
+  putClient(client: OAuthClient): Promise<OAuthClient>;
+  /** The signed-in user's standing consent for the client at the resource, if any. */
+  consent(
+    sessionHash: string,
+    clientId: string,
+    resource: string,
+  ): Promise<{ grant_id: string; org_id: string } | null>;
+  /** Records the user's consent (or reuses it) and a code for it. */
+  approve(
+    sessionHash: string,
+    a: {
+      clientId: string;
+      orgId: string;
+      resource: string;
+      scope: string;
+      codeHash: string;
+      redirectUri: string;
+      challenge: string;
+    },
+    codeSeconds: number,
+  ): Promise<void>;
+  exchange(
+    a: { codeHash: string; clientId: string; redirectUri: string; challenge: string; resource: string },
+    t: TokenHashes,
+  ): Promise<TokenOutcome>;
+  refresh(a: { refreshHash: string; clientId: string; resource: string }, t: TokenHashes): Promise<TokenOutcome>;
+  revoke(accessHash: string, refreshHash: string, clientId: string): Promise<void>;
+}
+
+export interface TokenHashes {
+  access: string;
+  refresh: string;
+  accessSeconds: number;
+  refreshSeconds: number;
+}
+
+/** An OAuth grant, as Settings → Connected apps lists it. */
+export interface Grant {
+  id: string;
+  client_id: string;
+  client_name: string;
+  user: string;
+  scope: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
 }
 
 export interface Store {
@@ -128,6 +188,7 @@ export interface Store {
   authFailure(bucket: string, limit: number, windowSeconds: number): Promise<FailureCount>;
   admin: AdminStore;
   dashboard: DashboardStore;
+  oauth: OAuthStore;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -9,6 +9,7 @@ import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import { planInput } from '../domain/limits';
 import type { Store } from '../domain/ports';
+import { sameSecret } from '../oauth/tokens';
 
 const nameBody = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
@@ -82,18 +83,4 @@ async function parseBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> 
     throw new Invalid(issue?.path.join('.') || 'body', issue?.message ?? 'invalid');
   }
   return r.data;
-}
-
-/** Constant-time comparison of two secrets, through their SHA-256 digests. */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const enc = new TextEncoder();
-  const [da, db] = await Promise.all([
-    crypto.subtle.digest('SHA-256', enc.encode(a)),
-    crypto.subtle.digest('SHA-256', enc.encode(b)),
-  ]);
-  const x = new Uint8Array(da);
-  const y = new Uint8Array(db);
-  let diff = 0;
-  for (let i = 0; i < x.length; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }

@@ -5,8 +5,17 @@ export async function readLimited(request: Request, maxBytes: number): Promise<U
   const tooLarge = () => new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge();
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  return readCapped(request.body, maxBytes, tooLarge);
+}
+
+/** Reads a body stream whole, throwing `tooLarge()` as soon as it passes `maxBytes`. */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
+  if (!body) return new Uint8Array();
+  const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

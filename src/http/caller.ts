@@ -2,22 +2,51 @@
 import { hashKey, KEY_RE } from '../auth/keys';
 import { Invalid, Unauthorized } from '../domain/errors';
 import type { Caller } from '../mcp/tool';
+import { accessTokenClient, accessTokenHash } from '../oauth/tokens';
 
 export const DEFAULT_AGENT = 'default';
 const MAX_AGENT = 128;
 
-export async function callerFromHeaders(headers: Headers): Promise<Caller> {
+/**
+ * An API key in X-Svc-Key (or X-Legacy-Key), else an OAuth access token in `Authorization: Bearer`,
+ * bound to `resource` (the MCP endpoint's URL): its hash covers the resource, and its client is
+ * the agent unless X-Svc-Agent names one.
+ */
+export async function callerFromHeaders(headers: Headers, resource: string): Promise<Caller> {
   const key = (headers.get('x-svc-key') ?? headers.get('x-legacy-key') ?? '').trim();
-  if (!key) throw new Unauthorized('missing API key: send it in the X-Svc-Key header');
+  const agent = parseAgent(headers.get('x-svc-agent'));
+  const projectHeader = headers.get('x-svc-project')?.trim() || undefined;
+  if (!key) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '')?.[1];
+    if (!bearer) {
+      throw new Unauthorized('missing credentials: send an API key in the X-Svc-Key header, or an OAuth access token');
+    }
+    const client = accessTokenClient(bearer);
+    if (client === null) throw new Unauthorized(BAD_TOKEN);
+    return {
+      keyHash: await accessTokenHash(resource, bearer),
+      agent: agent ?? client,
+      agentIsDefault: false,
+      projectHeader,
+    };
+  }
   if (!KEY_RE.test(key))
     throw new Unauthorized('malformed API key: keys look like svc_ followed by at least 32 letters and digits');
-  const agent = parseAgent(headers.get('x-svc-agent'));
   return {
     keyHash: await hashKey(key),
     agent: agent ?? DEFAULT_AGENT,
     agentIsDefault: agent === null,
-    projectHeader: headers.get('x-svc-project')?.trim() || undefined,
+    projectHeader,
   };
+}
+
+export const BAD_TOKEN = 'invalid, expired or revoked access token: refresh it, or authorize again';
+
+/** Whether a request authenticates with a bearer token rather than an API key. */
+export function usesBearer(headers: Headers): boolean {
+  return (
+    !headers.get('x-svc-key') && !headers.get('x-legacy-key') && /^Bearer\s/i.test(headers.get('authorization') ?? '')
+  );
 }
 
 /** 1–128 printable characters, trimmed; absent or blank means the default agent. */

@@ -6,9 +6,10 @@
 import { type Context, Hono } from 'hono';
 import type { Store } from '../domain/ports';
 import type { createMcpEndpoint, Exchange } from '../mcp/server';
+import { SCOPE } from '../oauth/tokens';
 import { parseJson, readLimited } from './body';
-import { callerFromHeaders } from './caller';
-import { jsonRpcError } from './errors';
+import { BAD_TOKEN, callerFromHeaders, usesBearer } from './caller';
+import { jsonRpcError, KEY_CHALLENGE } from './errors';
 import type { FailureLimiter } from './failures';
 
 interface McpRouteDeps {
@@ -17,23 +18,36 @@ interface McpRouteDeps {
   maxBodyBytes: number;
   failures: FailureLimiter;
   addressOf: (c: Context) => string;
+  /** The protected resource (this endpoint's URL) and where its OAuth metadata is. */
+  resourceOf: (c: Context) => string;
+  resourceMetadataOf: (c: Context) => string;
 }
 
-export function mcpRoutes({ store, endpoint, maxBodyBytes, failures, addressOf }: McpRouteDeps) {
+export function mcpRoutes(deps: McpRouteDeps) {
+  const { store, endpoint, maxBodyBytes, failures, addressOf, resourceOf, resourceMetadataOf } = deps;
   const app = new Hono();
 
-  // A request presenting a wrong key is a failed authentication of its client address; one
-  // without a key is not (it asks whether the endpoint needs one).
+  // A request presenting a wrong key or token is a failed authentication of its client address;
+  // one without credentials is not (it asks how to authenticate). Every 401 says both ways: an
+  // OAuth bearer token (with where to discover the authorization server) or an API key.
   app.use('*', async (c, next) => {
-    if (!c.req.header('x-svc-key') && !c.req.header('x-legacy-key')) return next();
+    const bearer = usesBearer(c.req.raw.headers);
+    const presented = bearer || Boolean(c.req.header('x-svc-key') || c.req.header('x-legacy-key'));
     const bucket = `mcp:${addressOf(c)}`;
-    failures.check(bucket);
+    if (presented) failures.check(bucket);
     await next();
-    if (c.res.status === 401) await failures.failed(bucket);
+    if (c.res.status !== 401) return;
+    if (presented) await failures.failed(bucket);
+    const res = bearer ? jsonRpcError(401, BAD_TOKEN) : c.res;
+    const headers = new Headers(res.headers);
+    const error = bearer ? `, error="invalid_token", error_description="${BAD_TOKEN}"` : '';
+    headers.set('www-authenticate', `Bearer resource_metadata="${resourceMetadataOf(c)}", scope="${SCOPE}"${error}`);
+    headers.append('www-authenticate', KEY_CHALLENGE);
+    c.res = new Response(res.body, { status: 401, headers });
   });
 
   app.post('/', async (c) => {
-    const caller = await callerFromHeaders(c.req.raw.headers);
+    const caller = await callerFromHeaders(c.req.raw.headers, resourceOf(c));
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       return jsonRpcError(415, 'Content-Type must be application/json');
@@ -48,7 +62,7 @@ export function mcpRoutes({ store, endpoint, maxBodyBytes, failures, addressOf }
 
   // No server-initiated stream and no sessions: GET says whether the key is good, then 405.
   app.get('/', async (c) => {
-    const caller = await callerFromHeaders(c.req.raw.headers);
+    const caller = await callerFromHeaders(c.req.raw.headers, resourceOf(c));
     await store.whoami(caller.keyHash);
     return jsonRpcError(405, 'Method not allowed: this server is stateless; POST JSON-RPC messages to /mcp', {
       allow: 'POST',

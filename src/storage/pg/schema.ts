@@ -83,11 +83,10 @@ export const usageDays = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.day] })],
 );
 
-/** Per-key request rate (GCRA): the theoretical arrival time of the key's next request. */
+/** Per-credential request rate (GCRA): an API key's or an OAuth grant's next theoretical arrival. */
 export const keyRates = pgTable('key_rates', {
-  keyId: uuid('key_id')
-    .primaryKey()
-    .references(() => apiKeys.id, { onDelete: 'cascade' }),
+  /** An API key's id, or an OAuth grant's. */
+  keyId: uuid('key_id').primaryKey(),
   orgId: uuid('org_id').notNull(),
   tat: at('tat').notNull(),
 });
@@ -323,3 +322,75 @@ export const sessions = pgTable(
 export type EntryRow = typeof entries.$inferSelect;
 export type ArtifactRow = typeof artifacts.$inferSelect;
 export type LedgerRow = typeof ledger.$inferSelect;
+
+/**
+ * OAuth clients: registered dynamically (RFC 7591; id a UUID) or described by a client ID metadata
+ * document (id the document's https URL; the row caches it until `expires_at`).
+ */
+export const oauthClients = pgTable('oauth_clients', {
+  id: text('id').primaryKey(),
+  /** `registered` or `metadata_document`. */
+  kind: text('kind').notNull(),
+  name: text('name').notNull(),
+  redirectUris: text('redirect_uris').array().notNull(),
+  /** `none`, `client_secret_post` or `client_secret_basic`. */
+  authMethod: text('auth_method').notNull(),
+  /** SHA-256 of the client secret (confidential clients). */
+  secretHash: text('secret_hash'),
+  metadata: jsonb('metadata').notNull().default({}),
+  createdAt: at('created_at').notNull().defaultNow(),
+  expiresAt: at('expires_at'),
+});
+
+/** A user's consent for a client to use one org as one resource; revoking it ends its tokens. */
+export const oauthGrants = pgTable(
+  'oauth_grants',
+  {
+    id: uuid('id').primaryKey(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    resource: text('resource').notNull(),
+    scope: text('scope').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [index('oauth_grants_user_client_idx').on(t.userId, t.clientId), index('oauth_grants_org_idx').on(t.orgId)],
+);
+
+/** Authorization codes (hashed), single use, short-lived, bound to client, redirect URI and PKCE challenge. */
+export const oauthCodes = pgTable('oauth_codes', {
+  hash: text('hash').primaryKey(),
+  grantId: uuid('grant_id')
+    .notNull()
+    .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  expiresAt: at('expires_at').notNull(),
+  usedAt: at('used_at'),
+});
+
+/** Access and refresh tokens (hashed). An access token's hash covers the resource it is bound to. */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    hash: text('hash').primaryKey(),
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+    /** `access` or `refresh`. */
+    kind: text('kind').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    /** A refresh token once exchanged (rotation); presenting it again revokes the grant. */
+    usedAt: at('used_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('oauth_tokens_grant_idx').on(t.grantId)],
+);

@@ -24,11 +24,15 @@ import type {
   DashboardStore,
   EntryPage,
   FailureCount,
+  Grant,
   Member,
+  OAuthStore,
   Store,
   StoreOp,
+  TokenOutcome,
 } from '../../domain/ports';
 import { type ApiKeyInfo, type Artifact, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
+import type { OAuthClient } from '../../oauth/clients';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
 export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -175,6 +179,12 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       await one(sql`SELECT cairn_dash_forget(${tokenHash}, ${id}::uuid, ${reason}) AS r`);
     },
     usage: (tokenHash, days) => one<Usage>(sql`SELECT cairn_dash_usage(${tokenHash}, ${days}) AS r`),
+    async grants(tokenHash) {
+      return (await one<Grant[]>(sql`SELECT cairn_dash_grants(${tokenHash}) AS r`)).map((g) => withIsoTimes(g));
+    },
+    async revokeGrant(tokenHash, grantId) {
+      await one(sql`SELECT cairn_dash_grant_revoke(${tokenHash}, ${grantId}::uuid) AS r`);
+    },
     async members(tokenHash) {
       return (await one<Member[]>(sql`SELECT cairn_dash_members(${tokenHash}) AS r`)).map((m) => withIsoTimes(m));
     },
@@ -192,8 +202,39 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     },
   };
 
+  const oauth: OAuthStore = {
+    async client(id) {
+      const c = await one<OAuthClient | null>(sql`SELECT cairn_oauth_client_get(${id}) AS r`);
+      return c && withIsoTimes(c);
+    },
+    async putClient(client) {
+      return withIsoTimes(
+        await one<OAuthClient>(sql`SELECT cairn_oauth_client_put(${JSON.stringify(client)}::jsonb) AS r`),
+      );
+    },
+    consent: (sessionHash, clientId, resource) =>
+      one(sql`SELECT cairn_oauth_consent(${sessionHash}, ${clientId}, ${resource}) AS r`),
+    async approve(sessionHash, a, codeSeconds) {
+      await one(
+        sql`SELECT cairn_oauth_approve(${sessionHash}, ${a.clientId}, ${a.orgId}::uuid, ${a.resource}, ${a.scope}, ${a.codeHash}, ${a.redirectUri}, ${a.challenge}, ${codeSeconds}) AS r`,
+      );
+    },
+    exchange: (a, t) =>
+      one<TokenOutcome>(
+        sql`SELECT cairn_oauth_exchange(${a.codeHash}, ${a.clientId}, ${a.redirectUri}, ${a.challenge}, ${a.resource}, ${t.access}, ${t.refresh}, ${t.accessSeconds}, ${t.refreshSeconds}) AS r`,
+      ),
+    refresh: (a, t) =>
+      one<TokenOutcome>(
+        sql`SELECT cairn_oauth_refresh(${a.refreshHash}, ${a.clientId}, ${a.resource}, ${t.access}, ${t.refresh}, ${t.accessSeconds}, ${t.refreshSeconds}) AS r`,
+      ),
+    async revoke(accessHash, refreshHash, clientId) {
+      await one(sql`SELECT cairn_oauth_revoke(${accessHash}, ${refreshHash}, ${clientId}) AS r`);
+    },
+  };
+
   return {
     dashboard,
+    oauth,
     call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>) {
       const { embedding, embedding_model, ...rest } = args;
       // cairn_meter counts the call and checks its limits at the end of the same statement

@@ -1,0 +1,83 @@
+/**
+ * The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 8707 and RFC 9207): checked in the
+ * order that decides where an error may go. Until the client and its redirect URI are known good,
+ * errors are shown on the page (never sent to an unchecked URI); after, they go back to the client.
+ */
+import type { Store } from '../domain/ports';
+import { type MetadataFetch, type OAuthClient, resolveClient } from './clients';
+import { SCOPE } from './tokens';
+
+export interface AuthorizeRequest {
+  client: OAuthClient;
+  redirectUri: string;
+  challenge: string;
+  state: string | undefined;
+  scope: string;
+  resource: string;
+}
+
+export type Checked = { ok: AuthorizeRequest } | { page: string } | { redirect: string };
+
+/** The fields of an authorization request, as the consent form carries them back. */
+export const AUTHORIZE_FIELDS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'code_challenge',
+  'code_challenge_method',
+  'state',
+  'scope',
+  'resource',
+] as const;
+
+/** `uri` with these parameters added to its query, and the issuer (RFC 9207). */
+export function redirectTo(uri: string, params: Record<string, string | undefined>, issuer: string): string {
+  const u = new URL(uri);
+  for (const [k, v] of Object.entries({ ...params, iss: issuer })) if (v !== undefined) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+export async function checkAuthorize(
+  q: Record<string, string | undefined>,
+  deps: { store: Store; fetchMetadata: MetadataFetch; resource: string; issuer: string },
+): Promise<Checked> {
+  let client: OAuthClient | null;
+  try {
+    client = await resolveClient(deps.store, deps.fetchMetadata, q.client_id ?? '');
+  } catch (err) {
+    return { page: `The application's client_id could not be used: ${(err as Error).message}.` };
+  }
+  if (!client) return { page: 'The application is not registered here (unknown client_id).' };
+  const redirectUri = q.redirect_uri ?? '';
+  if (!client.redirect_uris.includes(redirectUri)) {
+    return {
+      page: 'The redirect_uri is not one the application registered, so you are not sent there.',
+    };
+  }
+  const back = (error: string, description: string) => ({
+    redirect: redirectTo(redirectUri, { error, error_description: description, state: q.state }, deps.issuer),
+  });
+  if (q.response_type !== 'code') return back('unsupported_response_type', 'response_type must be code');
+  if (!q.code_challenge || !q.code_challenge_method) {
+    return back('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');
+  }
+  if (q.code_challenge_method !== 'S256') return back('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(q.code_challenge)) {
+    return back('invalid_request', 'code_challenge must be the base64url SHA-256 of the verifier (43 characters)');
+  }
+  if (q.resource !== undefined && q.resource !== deps.resource) {
+    return back('invalid_target', `this server issues tokens for ${deps.resource} only`);
+  }
+  const scopes = (q.scope ?? '').split(' ').filter(Boolean);
+  if (scopes.some((s) => s !== SCOPE)) return back('invalid_scope', `this server has one scope, "${SCOPE}"`);
+  return {
+    ok: {
+      client,
+      redirectUri,
+      challenge: q.code_challenge,
+      state: q.state,
+      scope: SCOPE,
+      resource: deps.resource,
+    },
+  };
+}
