@@ -43,6 +43,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
     const error = bearer ? `, error="invalid_token", error_description="${BAD_TOKEN}"` : '';
     headers.set('www-authenticate', `Bearer resource_metadata="${resourceMetadataOf(c)}", scope="${SCOPE}"${error}`);
     headers.append('www-authenticate', KEY_CHALLENGE);
+    c.res.headers.delete('www-authenticate'); // Hono copies the old response's headers over a new one
     c.res = new Response(res.body, { status: 401, headers });
   });
 
