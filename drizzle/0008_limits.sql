@@ -136,26 +136,37 @@ BEGIN
       p_plan.requests_per_minute, p_plan.id, greatest(1, ceil(v_retry))));
 END $$;
 --> statement-breakpoint
--- Authenticates a key (as cairn_auth did) and refuses early a request plainly over a limit: a
--- read without locks; the exact count is cairn_meter's. p_tool: a tool call (the monthly quota
--- applies) rather than a request without one (initialize, tools/list, GET).
+-- The credential a hash names: an API key, its id (the rate limit's key) and org, its last use
+-- marked (once a minute). p_org is NULL when there is none. (0010 adds OAuth access tokens.)
+CREATE FUNCTION cairn_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid) LANGUAGE plpgsql AS $$
+DECLARE
+  v_last timestamptz;
+BEGIN
+  PERFORM set_config('cairn.key_hash', coalesce(p_key_hash, ''), true);
+  SELECT k.id, k.org_id, k.last_used_at INTO p_key, p_org, v_last
+    FROM api_keys k WHERE k.hash = p_key_hash AND k.revoked_at IS NULL;
+  IF p_key IS NOT NULL AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
+    UPDATE api_keys SET last_used_at = now() WHERE id = p_key;
+  END IF;
+  PERFORM set_config('cairn.key_hash', '', true);
+END $$;
+--> statement-breakpoint
+-- Authenticates a credential (as cairn_auth did a key) and refuses early a request plainly over a
+-- limit: a read without locks; the exact count is cairn_meter's. p_tool: a tool call (the monthly
+-- quota applies) rather than a request without one (initialize, tools/list, GET).
 CREATE FUNCTION cairn_authenticate(p_key_hash text, p_tool boolean) RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
   v_key uuid;
   v_org uuid;
-  v_last timestamptz;
   v_plan service_plans;
   v_now timestamptz := clock_timestamp();
   v_tat timestamptz;
   v_u org_usage;
 BEGIN
-  PERFORM set_config('cairn.key_hash', coalesce(p_key_hash, ''), true);
-  SELECT id, org_id, last_used_at INTO v_key, v_org, v_last
-    FROM api_keys WHERE hash = p_key_hash AND revoked_at IS NULL;
+  SELECT c.p_key, c.p_org INTO v_key, v_org FROM cairn_credential(p_key_hash) c;
   IF v_org IS NULL THEN
     RAISE EXCEPTION 'invalid or revoked API key' USING ERRCODE = 'CN401';
   END IF;
-  PERFORM set_config('cairn.key_hash', '', true);
   PERFORM set_config('cairn.org', v_org::text, true);
   PERFORM set_config('cairn.key', v_key::text, true);
   -- The rest of the statement runs as cairn_app, bound by row-level security, whatever role
@@ -176,9 +187,6 @@ BEGIN
     IF v_u.month = cairn_month_start(v_now) AND v_u.month_calls >= v_plan.tool_calls_per_month THEN
       PERFORM cairn_refuse_calls(v_plan, v_u.month_calls, v_now);
     END IF;
-  END IF;
-  IF v_last IS NULL OR v_last < now() - interval '1 minute' THEN
-    UPDATE api_keys SET last_used_at = now() WHERE id = v_key;
   END IF;
   RETURN v_org;
 END $$;

@@ -261,66 +261,34 @@ BEGIN
       AND g.revoked_at IS NULL;
 END $$;
 --> statement-breakpoint
--- Authenticates an API key or an OAuth access token (both by hash) as cairn_authenticate of 0008
--- did for keys, with an access token's grant standing for the key: its org, its rate, its
--- last use. A grant whose user has left the org authenticates nothing.
-CREATE OR REPLACE FUNCTION cairn_authenticate(p_key_hash text, p_tool boolean) RETURNS uuid LANGUAGE plpgsql AS $$
+-- The credential a hash names, as in 0008, or else an OAuth access token: its grant stands for the
+-- key (the rate limit's key, the org, the last use). A grant whose user has left the org, or that
+-- was revoked, or a token past its time, authenticates nothing.
+CREATE OR REPLACE FUNCTION cairn_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid) LANGUAGE plpgsql AS $$
 DECLARE
-  v_key uuid;
-  v_org uuid;
   v_last timestamptz;
-  v_grant boolean := false;
-  v_plan service_plans;
-  v_now timestamptz := clock_timestamp();
-  v_tat timestamptz;
-  v_u org_usage;
 BEGIN
   PERFORM set_config('cairn.key_hash', coalesce(p_key_hash, ''), true);
-  SELECT id, org_id, last_used_at INTO v_key, v_org, v_last
-    FROM api_keys WHERE hash = p_key_hash AND revoked_at IS NULL;
+  SELECT k.id, k.org_id, k.last_used_at INTO p_key, p_org, v_last
+    FROM api_keys k WHERE k.hash = p_key_hash AND k.revoked_at IS NULL;
+  IF p_key IS NOT NULL AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
+    UPDATE api_keys SET last_used_at = now() WHERE id = p_key;
+  END IF;
   PERFORM set_config('cairn.key_hash', '', true);
-  IF v_org IS NULL THEN
-    PERFORM set_config('cairn.oauth', 'on', true);
-    PERFORM set_config('cairn.dashboard', 'on', true);
-    SELECT g.id, g.org_id, g.last_used_at INTO v_key, v_org, v_last
-      FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-      WHERE t.hash = p_key_hash AND t.kind = 'access' AND t.expires_at > now() AND g.revoked_at IS NULL
-        AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = g.user_id AND m.org_id = g.org_id);
-    v_grant := v_org IS NOT NULL;
-    IF v_grant AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
-      UPDATE oauth_grants SET last_used_at = now() WHERE id = v_key;
-    END IF;
-    PERFORM set_config('cairn.oauth', '', true);
-    PERFORM set_config('cairn.dashboard', '', true);
+  IF p_key IS NOT NULL THEN
+    RETURN;
   END IF;
-  IF v_org IS NULL THEN
-    RAISE EXCEPTION 'invalid or revoked API key' USING ERRCODE = 'CN401';
+  PERFORM set_config('cairn.oauth', 'on', true);
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  SELECT g.id, g.org_id, g.last_used_at INTO p_key, p_org, v_last
+    FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+    WHERE t.hash = p_key_hash AND t.kind = 'access' AND t.expires_at > now() AND g.revoked_at IS NULL
+      AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = g.user_id AND m.org_id = g.org_id);
+  IF p_key IS NOT NULL AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
+    UPDATE oauth_grants SET last_used_at = now() WHERE id = p_key;
   END IF;
-  PERFORM set_config('cairn.org', v_org::text, true);
-  PERFORM set_config('cairn.key', v_key::text, true);
-  -- The rest of the statement runs as cairn_app, bound by row-level security, whatever role
-  -- the driver connected as (Neon's HTTP driver cannot choose one per connection).
-  IF current_user <> 'cairn_app' AND EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'cairn_app')
-     AND pg_has_role(current_user, 'cairn_app', 'MEMBER') THEN
-    PERFORM set_config('role', 'cairn_app', true);
-  END IF;
-  v_plan := cairn_limits(v_org);
-  IF v_plan.requests_per_minute IS NOT NULL THEN
-    SELECT tat INTO v_tat FROM key_rates WHERE key_id = v_key;
-    IF v_tat - v_now > make_interval(secs => 60 - 60.0 / v_plan.requests_per_minute) THEN
-      PERFORM cairn_refuse_rate(v_plan, v_tat, v_now);
-    END IF;
-  END IF;
-  IF p_tool AND v_plan.tool_calls_per_month IS NOT NULL THEN
-    SELECT * INTO v_u FROM org_usage WHERE org_id = v_org;
-    IF v_u.month = cairn_month_start(v_now) AND v_u.month_calls >= v_plan.tool_calls_per_month THEN
-      PERFORM cairn_refuse_calls(v_plan, v_u.month_calls, v_now);
-    END IF;
-  END IF;
-  IF NOT v_grant AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
-    UPDATE api_keys SET last_used_at = now() WHERE id = v_key;
-  END IF;
-  RETURN v_org;
+  PERFORM set_config('cairn.oauth', '', true);
+  PERFORM set_config('cairn.dashboard', '', true);
 END $$;
 --> statement-breakpoint
 -- Settings, connected apps: the org's OAuth grants, and revoking one (its tokens stop at once).
