@@ -65,6 +65,9 @@ interface Options {
   addressOf: (c: Context) => string;
 }
 
+type Notice = { notice?: string; error?: string };
+type SettingsProps<T> = { nonce: string; session: DashboardSession; rows: T } & Notice;
+
 /** Per request: the CSP nonce, the signed-in session, and the hash its token is stored under. */
 type Vars = {
   Variables: {
@@ -287,21 +290,14 @@ export function dashboardRoutes(opts: Options) {
     return c.redirect('/dashboard', 303);
   });
 
-  const keysPage = async (
-    c: Context<Vars>,
-    session: DashboardSession,
-    extra: { notice?: string; error?: string },
-    status = 200,
-  ) =>
-    c.html(
-      <Keys
-        nonce={c.get('nonce')}
-        session={session}
-        keys={await store.dashboard.keys(c.get('tokenHash'))}
-        {...extra}
-      />,
-      status as 200,
-    );
+  /** A settings page: its view of the session org's rows, with a notice or an error, and a status. */
+  const settingsPage =
+    <T,>(load: (tokenHash: string) => Promise<T>, view: (p: SettingsProps<T>) => ReturnType<typeof Keys>) =>
+    async (c: Context<Vars>, session: DashboardSession, extra: Notice = {}, status = 200) =>
+      c.html(view({ nonce: c.get('nonce'), session, rows: await load(c.get('tokenHash')), ...extra }), status as 200);
+  const keysPage = settingsPage(store.dashboard.keys, ({ rows, ...p }) => <Keys {...p} keys={rows} />);
+  const membersPage = settingsPage(store.dashboard.members, ({ rows, ...p }) => <Members {...p} members={rows} />);
+  const appsPage = settingsPage(store.dashboard.grants, ({ rows, ...p }) => <Apps {...p} grants={rows} />);
 
   app.get('/settings/keys', async (c) => {
     const session = await signedIn(c);
@@ -466,22 +462,6 @@ export function dashboardRoutes(opts: Options) {
     );
   });
 
-  const membersPage = async (
-    c: Context<Vars>,
-    session: DashboardSession,
-    extra: { notice?: string; error?: string },
-    status = 200,
-  ) =>
-    c.html(
-      <Members
-        nonce={c.get('nonce')}
-        session={session}
-        members={await store.dashboard.members(c.get('tokenHash'))}
-        {...extra}
-      />,
-      status as 200,
-    );
-
   app.get('/settings/members', async (c) => {
     const session = await signedIn(c);
     return session ? membersPage(c, session, {}) : toSignIn(c);
@@ -603,15 +583,6 @@ export function dashboardRoutes(opts: Options) {
     return authorize(c, q, field('decision'), orgId);
   });
 
-  const appsPage = async (c: Context<Vars>, session: DashboardSession, notice?: string) =>
-    c.html(
-      <Apps
-        nonce={c.get('nonce')}
-        session={session}
-        grants={await store.dashboard.grants(c.get('tokenHash'))}
-        notice={notice}
-      />,
-    );
   app.get('/settings/apps', async (c) => {
     const session = await signedIn(c);
     return session ? appsPage(c, session) : toSignIn(c);
@@ -623,7 +594,7 @@ export function dashboardRoutes(opts: Options) {
     const id = c.req.param('id');
     if (!UUID_RE.test(id)) throw new NotFound('no such connected app in this org');
     await store.dashboard.revokeGrant(c.get('tokenHash'), id);
-    return appsPage(c, session, 'Revoked: the app’s tokens are refused from its next request.');
+    return appsPage(c, session, { notice: 'Revoked: the app’s tokens are refused from its next request.' });
   });
 
   app.get('/usage', async (c) => {

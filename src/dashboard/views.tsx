@@ -885,7 +885,13 @@ export function AuthorizeError(p: { nonce: string; message: string }) {
 }
 
 /** Settings, connected apps: the org's OAuth grants; revoking one stops its tokens at once. */
-export function Apps(p: { nonce: string; session: DashboardSession; grants: Grant[]; notice?: string }) {
+export function Apps(p: {
+  nonce: string;
+  session: DashboardSession;
+  grants: Grant[];
+  notice?: string | undefined;
+  error?: string | undefined;
+}) {
   return (
     <Page title="Settings, connected apps" nonce={p.nonce} session={p.session}>
       {p.notice ? (
@@ -893,6 +899,7 @@ export function Apps(p: { nonce: string; session: DashboardSession; grants: Gran
           {p.notice}
         </p>
       ) : null}
+      <ErrorLine error={p.error} />
       <p>Applications that members let use this org’s memory through OAuth.</p>
       <DataTable
         caption="Connected apps"
