@@ -91,7 +91,7 @@ export function createApp(deps: Deps) {
   );
   app.route('/.well-known', wellKnownRoutes(oauth));
   app.route('/oauth', oauthRoutes(oauth));
-  app.route('/admin', adminRoutes(store, config.adminToken));
+  app.route('/admin', adminRoutes(store, deps.blobs, config.adminToken));
   app.route(
     '/dashboard',
     dashboardRoutes({

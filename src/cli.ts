@@ -5,11 +5,13 @@
  * prints one JSON object.
  * Operator commands open the database directly (the embedded one only while no server holds it).
  */
+import { join } from 'node:path';
 import { createOperator } from './auth/operator';
 import { parseConfig } from './config';
 import { planInput } from './domain/limits';
 import { createEmbedder } from './embeddings/index';
 import { openStoreFor, startServer } from './node';
+import { createFsBlobStore } from './storage/blobs/fs';
 
 const USAGE = `usage: cairn <command>
   serve                              start the server (embedded database unless DATABASE_URL is set)
@@ -25,6 +27,9 @@ const USAGE = `usage: cairn <command>
                                      CAIRN_USER_PASSWORD, or generated and shown once
   embed [--org ORG_ID] [--json]      give entries written before semantic recall was on their vectors
                                      (CAIRN_EMBEDDINGS_* as for serve; every org unless --org)
+  sweep [--org ORG_ID] [--older-than-minutes 60] [--json]
+                                     delete artifact bytes no artifact names (older than the
+                                     minutes given), report artifacts whose bytes are missing
   plan set PLAN_ID [--requests-per-minute N] [--tool-calls-per-month N] [--stored-bytes N]
            [--artifact-bytes N] [--entry-chars N] [--default] [--json]
                                      create or replace a plan; a limit left out is none; --default:
@@ -101,7 +106,7 @@ async function operatorCommand(args: Args): Promise<unknown> {
   const ops = createOperator(store, 'cli');
   const [noun, verb, arg] = args.words;
   try {
-    switch (noun === 'migrate' || noun === 'embed' ? noun : `${noun} ${verb}`) {
+    switch (noun === 'migrate' || noun === 'embed' || noun === 'sweep' ? noun : `${noun} ${verb}`) {
       case 'migrate': // opening the store applied them, and set up the vector store if configured
         return config.embeddings
           ? { ok: true, migrated: true, semantic_recall: store.vectorsUnavailable ?? 'ready' }
@@ -125,6 +130,17 @@ async function operatorCommand(args: Args): Promise<unknown> {
         return await ops.verifyLedger(need(args.flags, 'org'));
       case 'user create':
         return await ops.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
+      case 'sweep': {
+        const minutes =
+          typeof args.flags['older-than-minutes'] === 'string' ? Number(args.flags['older-than-minutes']) : 60;
+        if (!Number.isInteger(minutes) || minutes < 0) throw new Error('--older-than-minutes: a whole number');
+        const blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
+        const orgs =
+          typeof args.flags.org === 'string' ? [args.flags.org] : (await store.admin.listOrgs()).map((o) => o.id);
+        const swept = [];
+        for (const id of orgs) swept.push(await ops.sweep(id, blobs, minutes));
+        return { orgs: swept };
+      }
       case 'plan set': {
         const input: Record<string, unknown> = { id: arg, is_default: args.flags.default === true };
         for (const name of PLAN_LIMITS) {

@@ -3,10 +3,10 @@
 import { normaliseEmail, PASSWORD_RULE, passwordOk } from '../dashboard/accounts';
 import { hashPassword, randomToken } from '../dashboard/password';
 import { Invalid } from '../domain/errors';
-import { uuidv7 } from '../domain/ids';
+import { UUID_RE, uuidv7 } from '../domain/ids';
 import { verifyChain } from '../domain/ledger';
 import { embeddingText, vectorLiteral } from '../domain/memory';
-import type { Store } from '../domain/ports';
+import type { BlobStore, Store } from '../domain/ports';
 import { type Embedder, spaceName } from '../embeddings/provider';
 import { newKey } from './keys';
 
@@ -37,6 +37,31 @@ export function createOperator(store: Store, actor: string) {
       if (!passwordOk(chosen)) throw new Invalid('password', `choose ${PASSWORD_RULE}`);
       const user = await store.admin.addUser(orgId, uuidv7(), email, await hashPassword(chosen));
       return { user, ...(password === undefined && user.created ? { password: chosen } : {}) };
+    },
+    /**
+     * The sweep: bytes in the blob store that no artifact names (an upload whose row was never
+     * written, bytes a forget could not delete) are deleted once older than `minutes` (an upload
+     * in flight writes its bytes before its row); artifacts whose bytes are missing are reported.
+     */
+    async sweep(orgId: string, blobs: BlobStore, minutes = 60, now = Date.now()) {
+      const rows = await store.admin.blobKeys(orgId);
+      const named = new Set(rows.map((r) => r.blob_key));
+      const stored = await blobs.list(`${orgId}/`);
+      const orphans = stored.filter((k) => !named.has(k));
+      const old = orphans.filter((k) => {
+        const id = k.split('/').at(-1) ?? '';
+        // the key's last part is the artifact's UUIDv7, whose first 48 bits are its time in ms
+        return !UUID_RE.test(id) || Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16) < now - minutes * 60_000;
+      });
+      await blobs.delete(old);
+      const present = new Set(stored);
+      return {
+        org_id: orgId,
+        blobs: stored.length,
+        deleted: old,
+        kept_recent: orphans.length - old.length,
+        missing_bytes: rows.filter((r) => !present.has(r.blob_key)).map((r) => r.id),
+      };
     },
     verifyLedger(orgId: string) {
       return verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, LEDGER_PAGE));

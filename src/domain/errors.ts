@@ -84,8 +84,8 @@ export class TooManyRequests extends LimitExceeded {
 
 /** A request body that is not JSON: JSON-RPC -32700. */
 export class ParseError extends CairnError {
-  constructor() {
-    super('Parse error: the body must be a JSON-RPC message in UTF-8 JSON', 400);
+  constructor(message = 'Parse error: the body must be a JSON-RPC message in UTF-8 JSON') {
+    super(message, 400);
   }
 }
 

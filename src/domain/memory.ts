@@ -3,7 +3,7 @@
  * Every operation is one `Store.call` (one database round trip); artifact bytes go to the blob
  * store around it.
  */
-import { Invalid, NotFound } from './errors';
+import { Invalid, NotFound, Unavailable } from './errors';
 import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
@@ -207,7 +207,10 @@ export function createMemoryService(deps: MemoryDeps) {
       const orgId = await orgOf(who.keyHash);
       const id = uuidv7();
       const blobKey = `${orgId}/${id}`;
-      await blobs.put(blobKey, input.bytes, input.content_type);
+      await blobs.put(blobKey, input.bytes, input.content_type).catch((err) => {
+        console.error('[cairn] artifact store: put failed', err instanceof Error ? err.message : err);
+        throw new Unavailable('the artifact store could not take the bytes; nothing was stored; retry shortly');
+      });
       try {
         const r = await store.call('artifact_put', who, {
           id,
@@ -222,7 +225,9 @@ export function createMemoryService(deps: MemoryDeps) {
         });
         return { artifact: withIsoTimes(r.artifact as Artifact), project: r.project as string | null };
       } catch (err) {
-        await blobs.delete([blobKey]).catch(() => {});
+        // refused: the bytes go. Unavailable: the row may have been written before the answer was
+        // lost, so the bytes stay; if the row was not written, the sweep finds them.
+        if (!(err instanceof Unavailable)) await blobs.delete([blobKey]).catch(() => {});
         throw err;
       }
     },
@@ -230,14 +235,20 @@ export function createMemoryService(deps: MemoryDeps) {
     async artifactGet(who: CallIdentity, input: ArtifactGetInput) {
       const r = await store.call('artifact_get', who, { ...input });
       const artifact = withIsoTimes(r.artifact as Artifact);
-      const bytes = await blobs.get(r.blob_key as string);
+      const bytes = await blobs.get(r.blob_key as string).catch((err) => {
+        console.error('[cairn] artifact store: get failed', err instanceof Error ? err.message : err);
+        throw new Unavailable('the artifact store could not be read; retry shortly');
+      });
       if (!bytes) throw new NotFound(`the bytes of artifact ${artifact.id} are missing from storage`);
       return { artifact, bytes, project: r.project as string | null };
     },
 
     async forget(who: CallIdentity, input: { ids: string[]; reason?: string | undefined }) {
       const r = await store.call('forget', who, { ids: input.ids, reason: input.reason });
-      await blobs.delete(r.blob_keys as string[]);
+      // forgotten: the rows are gone; bytes the blob store fails to delete now, the sweep deletes
+      await blobs.delete(r.blob_keys as string[]).catch((err) => {
+        console.error('[cairn] forget: artifact bytes left for the sweep', err instanceof Error ? err.message : err);
+      });
       return { forgotten: r.forgotten as string[], not_found: r.not_found as string[] };
     },
   };

@@ -44,6 +44,8 @@ export interface AdminStore {
   unembedded(orgId: string, model: string, afterId: string | null, limit: number): Promise<Entry[]>;
   /** Stores vectors (`[x,y,…]` text) for entries of the org; returns how many were stored. */
   putVectors(orgId: string, model: string, items: { id: string; vector: string }[]): Promise<number>;
+  /** The org's artifacts and the blob key each names (for the sweep). */
+  blobKeys(orgId: string): Promise<{ id: string; blob_key: string }[]>;
   plans(): Promise<ServicePlan[]>;
   /** Creates or replaces a plan. */
   putPlan(plan: PlanInput): Promise<ServicePlan>;

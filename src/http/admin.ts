@@ -8,7 +8,7 @@ import { createOperator } from '../auth/operator';
 import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import { planInput } from '../domain/limits';
-import type { Store } from '../domain/ports';
+import type { BlobStore, Store } from '../domain/ports';
 import { sameSecret } from '../oauth/tokens';
 
 const nameBody = z.object({
@@ -19,7 +19,7 @@ const orgPlanBody = z.object({
   plan: planInput.shape.id.nullable().describe('null: the default plan'),
 });
 
-export function adminRoutes(store: Store, token: string | undefined) {
+export function adminRoutes(store: Store, blobs: BlobStore, token: string | undefined) {
   const app = new Hono();
   const ops = createOperator(store, 'admin-api');
 
@@ -46,6 +46,17 @@ export function adminRoutes(store: Store, token: string | undefined) {
   );
   app.get('/orgs/:id/ledger/verify', async (c) => c.json(await ops.verifyLedger(uuidParam(c.req.param('id')))));
 
+  app.post('/orgs/:id/sweep', async (c) => {
+    const minutes = z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .default(60)
+      .safeParse(c.req.query('older_than_minutes'));
+    if (!minutes.success) throw new Invalid('older_than_minutes', 'must be a whole number of minutes');
+    return c.json(await ops.sweep(uuidParam(c.req.param('id')), blobs, minutes.data));
+  });
   app.get('/plans', async (c) => c.json({ plans: await store.admin.plans() }));
   app.put('/plans/:id', async (c) => {
     const plan = await parseBody(c.req.raw, planInput.omit({ id: true }).strict());

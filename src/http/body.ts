@@ -5,7 +5,12 @@ export async function readLimited(request: Request, maxBytes: number): Promise<U
   const tooLarge = () => new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge();
-  return readCapped(request.body, maxBytes, tooLarge);
+  try {
+    return await readCapped(request.body, maxBytes, tooLarge);
+  } catch (err) {
+    if (err instanceof LimitExceeded) throw err;
+    throw new ParseError('the request body broke off: the client went away or the connection failed');
+  }
 }
 
 /** Reads a body stream whole, throwing `tooLarge()` as soon as it passes `maxBytes`. */

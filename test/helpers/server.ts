@@ -45,10 +45,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(db: DbKind, env: Record<string, string> = {}): Promise<TestServer> {
+/** `env`: the service's variables, or a function of the test database that makes them. */
+export async function startTestServer(
+  db: DbKind,
+  env: Record<string, string> | ((pg: TestDatabase | undefined) => Record<string, string>) = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cairn-test-'));
   const pgdb = db === 'pglite' ? undefined : await createTestDatabase();
-  const vars = { CAIRN_ADMIN_TOKEN: ADMIN_TOKEN, ...env };
+  const vars = { CAIRN_ADMIN_TOKEN: ADMIN_TOKEN, ...(typeof env === 'function' ? env(pgdb) : env) };
   const running =
     db === 'workers' ? await startWrangler(dataDir, pgdb as TestDatabase, vars) : await startNode(dataDir, pgdb, vars);
   const ops = createOperator(running.store, 'test');

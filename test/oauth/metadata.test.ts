@@ -6,19 +6,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app';
-import { createOperator } from '../../src/auth/operator';
-import { parseConfig } from '../../src/config';
-import type { Store } from '../../src/domain/ports';
 import { isPublicAddress } from '../../src/oauth/addresses';
 import { fetchMetadataClient, type MetadataFetch, metadataUrlProblem, webMetadataFetch } from '../../src/oauth/clients';
 import { nodeMetadataFetch } from '../../src/oauth/fetch-node';
-import { createFsBlobStore } from '../../src/storage/blobs/fs';
-import { openStore } from '../../src/storage/pg/client';
 import { BrowserLike } from '../helpers/browser-like';
 import { rawPost, toolCall } from '../helpers/clients';
+import { type InProcess, startInProcess } from '../helpers/in-process';
 
 describe('addresses a metadata document is never fetched from', () => {
   it.each([
@@ -116,36 +110,21 @@ describe('fetching a document', () => {
 describe('a client known by its metadata document, end to end', () => {
   const CLIENT = 'https://agent.example/oauth/client.json';
   const REDIRECT = 'http://127.0.0.1:9/cb';
-  let store: Store;
+  let app: InProcess;
   let url: string;
-  let close: () => void;
   let fetched = 0;
 
   beforeAll(async () => {
-    store = await openStore({ dataDir: 'memory://' });
-    await createOperator(store, 'test').createOrg('unused');
-    const config = parseConfig({ HOST: '127.0.0.1', CAIRN_DATA_DIR: `/tmp/cairn-cimd-${process.pid}` });
     const agentSite: MetadataFetch = async (u) => {
       fetched++;
       expect(u.toString()).toBe(CLIENT);
       const doc = { client_id: CLIENT, client_name: 'Hosted Agent', redirect_uris: [REDIRECT] };
       return { body: JSON.stringify(doc), maxAge: 3600 };
     };
-    const app = createApp({
-      config,
-      store,
-      blobs: createFsBlobStore(`${config.dataDir}/blobs`),
-      fetchMetadata: agentSite,
-    });
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise((r) => server.once('listening', r));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    app = await startInProcess(() => ({ fetchMetadata: agentSite }));
+    url = app.url;
   });
-  afterAll(async () => {
-    close?.();
-    await store?.close();
-  });
+  afterAll(() => app?.close());
 
   it('fetches the document once, asks consent under its name, and tokens write as that client', async () => {
     const b = new BrowserLike(url);

@@ -104,6 +104,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
         sql`SELECT cairn_admin_put_vectors(${orgId}::uuid, ${model}, ${JSON.stringify(items)}::jsonb) AS r`,
       );
     },
+    blobKeys: (orgId) => one(sql`SELECT cairn_admin_blob_keys(${orgId}::uuid) AS r`),
     async plans() {
       return (await one<ServicePlan[]>(sql`SELECT cairn_admin_plans() AS r`)).map((p) => withIsoTimes(p));
     },
