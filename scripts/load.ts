@@ -119,6 +119,8 @@ try {
     ok
       ? 'Every acknowledged write was found by recall afterwards; each ledger is contiguous, verifies and holds exactly the acknowledged writes; no error but the configured 429s.'
       : '**FAILED**: see the raw figures.',
+    '',
+    "Requests count the 429s. Latency is the closed loop's: the agents share 2 cores and wait for one another. An org's writes are serialised by its ledger's hash chain (one head row, locked from the append to the commit), so two orgs write about as fast as two writers in a row; recalls run alongside.",
   ].join('\n');
   writeBenchmarkSection('load', 'Load (npm run load)', md);
   console.log(md);
