@@ -101,6 +101,15 @@ export function Page({ title, nonce, session, children }: PageProps) {
   );
 }
 
+/** What an action did, said where a screen reader announces it. */
+export function Notice({ text }: { text?: string | undefined }) {
+  return text ? (
+    <p class="notice" role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
 export function ErrorLine({ error }: { error?: string | undefined }) {
   return error ? (
     <p class="error" role="alert">
@@ -300,11 +309,7 @@ export function Keys(p: {
 }) {
   return (
     <Page title="Settings, API keys" nonce={p.nonce} session={p.session}>
-      {p.notice ? (
-        <p class="notice" role="status">
-          {p.notice}
-        </p>
-      ) : null}
+      <Notice text={p.notice} />
       <ErrorLine error={p.error} />
       <p>An API key lets agents of this org call Cairn over MCP. Keys are org-wide; a revoked key is refused.</p>
       <form method="post" action="/dashboard/settings/keys">
@@ -470,11 +475,7 @@ export function Memory(p: {
           </p>
         </form>
       </search>
-      {p.notice ? (
-        <p class="notice" role="status">
-          {p.notice}
-        </p>
-      ) : null}
+      <Notice text={p.notice} />
       <ErrorLine error={p.error} />
       {p.hits === null ? null : p.hits.length === 0 ? (
         <p role="status">Nothing found.</p>
@@ -779,11 +780,7 @@ export function Members(p: {
   const owner = p.session.orgs.find((o) => o.id === p.session.org_id)?.role === 'owner';
   return (
     <Page title="Settings, members" nonce={p.nonce} session={p.session}>
-      {p.notice ? (
-        <p class="notice" role="status">
-          {p.notice}
-        </p>
-      ) : null}
+      <Notice text={p.notice} />
       <ErrorLine error={p.error} />
       <p>
         Members see this org’s memory, artifacts, ledger and usage, and manage its API keys. Owners also add and remove
@@ -894,11 +891,7 @@ export function Apps(p: {
 }) {
   return (
     <Page title="Settings, connected apps" nonce={p.nonce} session={p.session}>
-      {p.notice ? (
-        <p class="notice" role="status">
-          {p.notice}
-        </p>
-      ) : null}
+      <Notice text={p.notice} />
       <ErrorLine error={p.error} />
       <p>Applications that members let use this org’s memory through OAuth.</p>
       <DataTable

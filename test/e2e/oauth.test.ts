@@ -76,10 +76,8 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
     const url = new URL(location as string);
     return { url, code: url.searchParams.get('code') as string };
   };
-  const tokensFor = async (b: BrowserLike, clientId: string) => {
-    const { verifier, challenge } = await pkce();
-    const { code } = await consent(b, clientId, challenge);
-    const r = await token({
+  const exchange = (code: string, verifier: string, clientId: string) =>
+    token({
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT,
@@ -87,6 +85,9 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
       code_verifier: verifier,
       resource: `${t.url}/mcp`,
     });
+  const tokensFor = async (b: BrowserLike, clientId: string) => {
+    const { verifier, challenge } = await pkce();
+    const r = await exchange((await consent(b, clientId, challenge)).code, verifier, clientId);
     expect(r.status).toBe(200);
     return r.json as { access_token: string; refresh_token: string; expires_in: number };
   };
@@ -138,14 +139,7 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
     expect(url.origin + url.pathname).toBe(REDIRECT);
     expect(url.searchParams.get('state')).toBe('st4te');
     expect(url.searchParams.get('iss')).toBe(t.url);
-    const r = await token({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: clientId,
-      code_verifier: verifier,
-      resource: `${t.url}/mcp`,
-    });
+    const r = await exchange(code, verifier, clientId);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'memory' });
     const access = r.json.access_token as string;
