@@ -82,7 +82,7 @@ type Vars = {
 export function dashboardRoutes(opts: Options) {
   const { store, blobs, publicUrl, signupOpen, log, failures, addressOf } = opts;
   const app = new Hono<Vars>();
-  const baseOf = (c: Context) => publicUrl ?? new URL(c.req.url).origin;
+  const baseOf = (c: Context) => issuerOf(publicUrl, c);
   const secure = (c: Context) => baseOf(c).startsWith('https:');
   /** The session cookie's options: `__Host-` prefixed (Secure, Path=/, no Domain) on HTTPS. */
   const sessionCookie = (c: Context) =>
