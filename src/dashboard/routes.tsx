@@ -16,7 +16,7 @@ import type { BlobStore, DashboardSession, Store } from '../domain/ports';
 import { resolveProject } from '../domain/projects';
 import { KINDS } from '../domain/types';
 import type { FailureLimiter } from '../http/failures';
-import { AUTHORIZE_FIELDS, checkAuthorize, redirectTo } from '../oauth/authorize';
+import { AUTHORIZE_FIELDS, authorizeFields, checkAuthorize, redirectTo } from '../oauth/authorize';
 import { issuerOf, type OAuthOptions, resourceOf } from '../oauth/routes';
 import { newOpaqueToken, opaqueHash } from '../oauth/tokens';
 import { normaliseEmail, PASSWORD_RULE, passwordOk } from './accounts';
@@ -521,9 +521,8 @@ export function dashboardRoutes(opts: Options) {
     const r = checked.ok;
     const session = c.get('session');
     if (!session) {
-      const fields = Object.fromEntries(AUTHORIZE_FIELDS.flatMap((k) => (q[k] === undefined ? [] : [[k, q[k]]])));
       return c.redirect(
-        `/dashboard/signin?${new URLSearchParams({ next: `/dashboard/authorize?${new URLSearchParams(fields)}` })}`,
+        `/dashboard/signin?${new URLSearchParams({ next: `/dashboard/authorize?${new URLSearchParams(authorizeFields(q))}` })}`,
         303,
       );
     }
@@ -538,9 +537,6 @@ export function dashboardRoutes(opts: Options) {
           'formTarget',
           target.protocol === 'https:' || target.protocol === 'http:' ? target.origin : target.protocol,
         );
-        const fields = Object.fromEntries(
-          AUTHORIZE_FIELDS.flatMap((k) => (q[k] === undefined ? [] : [[k, q[k] as string]])),
-        );
         return c.html(
           <Consent
             nonce={c.get('nonce')}
@@ -548,7 +544,7 @@ export function dashboardRoutes(opts: Options) {
             clientName={r.client.name}
             clientId={r.client.id}
             redirectHost={target.host || target.protocol}
-            fields={fields}
+            fields={authorizeFields(q)}
           />,
         );
       }

@@ -30,6 +30,11 @@ export const AUTHORIZE_FIELDS = [
   'resource',
 ] as const;
 
+/** The request's fields that were sent, to carry through sign-in and the consent form. */
+export function authorizeFields(q: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(AUTHORIZE_FIELDS.flatMap((k) => (q[k] === undefined ? [] : [[k, q[k] as string]])));
+}
+
 /** `uri` with these parameters added to its query, and the issuer (RFC 9207). */
 export function redirectTo(uri: string, params: Record<string, string | undefined>, issuer: string): string {
   const u = new URL(uri);
