@@ -1,18 +1,17 @@
 /**
  * Database clients for Node: PGlite (embedded, on disk) and a Postgres server through
- * node-postgres. Each runs the committed migrations as the connecting role, then serves the
- * service as role `cairn_app`, which row-level security binds.
+ * node-postgres. Each runs the migration step (./migrate: versioned migrations, then the SQL
+ * function files) as the connecting role, then serves the service as role `cairn_app`, which
+ * row-level security binds.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
+import { type MigrationClient, migrate } from './migrate';
 import { createPgStore } from './store';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 export const APP_ROLE = 'cairn_app';
 const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
 
@@ -51,17 +50,21 @@ export async function openStore(opts: DatabaseOptions): Promise<Store> {
 
 /** The embedded database, loaded only when used (a server on Postgres never pays for it). */
 async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store> {
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
   ]);
   // pgvector is loaded only for semantic recall: it costs start-up time and memory
   const vector = opts.vectors ? (await import('@electric-sql/pglite-pgvector')).vector : undefined;
   const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
   const client = await PGlite.create(dataDir, vector ? { extensions: { vector } } : {});
+  await migrate({
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+  });
   const db = drizzlePglite({ client });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   const unavailable = await setupVectors((text, params) => client.query(text, params), opts);
   const role = opts.role ?? APP_ROLE;
   if (role) await client.exec(`SET ROLE ${quoteIdent(role)}`);
@@ -118,12 +121,22 @@ export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_DIR });
+    await migrate(pgMigrationClient(client));
     return await setupVectors((text, params) => client.query(text, params), opts);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
+}
+
+/** node-postgres as the migration step's connection (also Neon's, over TCP). */
+export function pgMigrationClient(client: pg.Client): MigrationClient {
+  return {
+    exec: async (text) => {
+      await client.query(text);
+    },
+    query: async (text, params) => (await client.query(text, params)).rows,
+  };
 }
 
 async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise<Store> {

@@ -1,0 +1,17 @@
+CREATE OR REPLACE FUNCTION public.cairn_admin_create_key(p_org uuid, p_key jsonb, p_actor text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_k api_keys;
+BEGIN
+  PERFORM set_config('cairn.org', p_org::text, true);
+  IF NOT EXISTS (SELECT 1 FROM orgs WHERE id = p_org) THEN
+    RAISE EXCEPTION 'org % not found', p_org USING ERRCODE = 'CN404';
+  END IF;
+  INSERT INTO api_keys (id, org_id, hash, prefix, name, created_by)
+    VALUES ((p_key->>'id')::uuid, p_org, p_key->>'hash', p_key->>'prefix', p_key->>'name', p_actor)
+    RETURNING * INTO v_k;
+  PERFORM cairn_ledger_append(p_org, p_actor, 'key.create', v_k.id, NULL, NULL, v_k.name);
+  RETURN cairn_key_json(v_k);
+END $function$;

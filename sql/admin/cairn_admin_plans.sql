@@ -1,0 +1,8 @@
+CREATE OR REPLACE FUNCTION public.cairn_admin_plans()
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM set_config('cairn.operator', 'on', true);
+  RETURN (SELECT coalesce(jsonb_agg(cairn_plan_json(p) ORDER BY p.id), '[]'::jsonb) FROM service_plans p);
+END $function$;

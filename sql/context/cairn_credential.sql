@@ -1,0 +1,23 @@
+CREATE OR REPLACE FUNCTION public.cairn_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_last timestamptz;
+BEGIN
+  SELECT c.p_key, c.p_org INTO p_key, p_org FROM cairn_key_credential(p_key_hash) c;
+  IF p_key IS NOT NULL THEN
+    RETURN;
+  END IF;
+  PERFORM set_config('cairn.oauth', 'on', true);
+  PERFORM set_config('cairn.dashboard', 'on', true);
+  SELECT g.id, g.org_id, g.last_used_at INTO p_key, p_org, v_last
+    FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+    WHERE t.hash = p_key_hash AND t.kind = 'access' AND t.expires_at > now() AND g.revoked_at IS NULL
+      AND EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = g.user_id AND m.org_id = g.org_id);
+  IF p_key IS NOT NULL AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
+    UPDATE oauth_grants SET last_used_at = now() WHERE id = p_key;
+  END IF;
+  PERFORM set_config('cairn.oauth', '', true);
+  PERFORM set_config('cairn.dashboard', '', true);
+END $function$;

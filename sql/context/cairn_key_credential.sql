@@ -1,0 +1,15 @@
+CREATE OR REPLACE FUNCTION public.cairn_key_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid)
+ RETURNS record
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_last timestamptz;
+BEGIN
+  PERFORM set_config('cairn.key_hash', coalesce(p_key_hash, ''), true);
+  SELECT k.id, k.org_id, k.last_used_at INTO p_key, p_org, v_last
+    FROM api_keys k WHERE k.hash = p_key_hash AND k.revoked_at IS NULL;
+  IF p_key IS NOT NULL AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
+    UPDATE api_keys SET last_used_at = now() WHERE id = p_key;
+  END IF;
+  PERFORM set_config('cairn.key_hash', '', true);
+END $function$;

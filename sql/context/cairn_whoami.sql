@@ -1,0 +1,7 @@
+CREATE OR REPLACE FUNCTION public.cairn_whoami(p_key_hash text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RETURN jsonb_build_object('org_id', cairn_authenticate(p_key_hash, false));
+END $function$;

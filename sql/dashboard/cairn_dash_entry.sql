@@ -1,0 +1,34 @@
+-- An entry's page: the entry (never an agent's private one), its versions through supersession,
+-- oldest first, and its ledger events; NULL when there is no such entry to show.
+CREATE OR REPLACE FUNCTION public.cairn_dash_entry(p_token_hash text, p_id uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  a record := cairn_dash_actor(p_token_hash);
+  v_e entries;
+BEGIN
+  SELECT * INTO v_e FROM entries WHERE org_id = a.org_id AND id = p_id AND scope <> 'agent';
+  IF v_e.id IS NULL THEN
+    RETURN NULL;
+  END IF;
+  RETURN jsonb_build_object(
+    'entry', cairn_entry_json(v_e),
+    'versions', (
+      WITH RECURSIVE older AS (
+        SELECT e.*, 0 AS step FROM entries e WHERE e.org_id = a.org_id AND e.id = p_id
+        UNION ALL
+        SELECT e.*, o.step - 1 FROM older o JOIN entries e ON e.org_id = a.org_id AND e.id = o.supersedes
+        WHERE o.step > -100
+      ), newer AS (
+        SELECT e.*, 0 AS step FROM entries e WHERE e.org_id = a.org_id AND e.id = p_id
+        UNION ALL
+        SELECT e.*, n.step + 1 FROM newer n JOIN entries e ON e.org_id = a.org_id AND e.id = n.superseded_by
+        WHERE n.step < 100
+      )
+      SELECT coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'created_at', v.created_at, 'agent', v.agent,
+        'version', v.version, 'current', v.id = p_id) ORDER BY v.step), '[]'::jsonb)
+      FROM (SELECT * FROM older UNION SELECT * FROM newer) v WHERE v.scope <> 'agent'),
+    'events', (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq), '[]'::jsonb)
+      FROM ledger l WHERE l.org_id = a.org_id AND l.entry_id = p_id));
+END $function$;

@@ -1,0 +1,13 @@
+CREATE OR REPLACE FUNCTION public.cairn_entry_json(e entries)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT jsonb_build_object(
+    'id', e.id, 'kind', e.kind, 'content', e.content, 'rationale', e.rationale,
+    'source', e.source, 'title', e.title, 'status', e.status, 'steps', e.steps,
+    'tags', to_jsonb(e.tags), 'scope', e.scope, 'project', e.project, 'agent', e.agent,
+    'metadata', e.metadata, 'created_at', e.created_at, 'updated_at', e.updated_at,
+    'version', e.version, 'supersedes', e.supersedes, 'superseded_by', e.superseded_by,
+    'expires_at', e.expires_at)
+$function$;

@@ -1,0 +1,23 @@
+CREATE OR REPLACE FUNCTION public.cairn_ledger_append(p_org uuid, p_agent text, p_op text, p_entry uuid, p_project text, p_sha text, p_reason text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_seq bigint;
+  v_prev text;
+  v_at timestamptz;
+  v_hash text;
+BEGIN
+  SELECT seq, hash INTO v_seq, v_prev FROM ledger_heads WHERE org_id = p_org FOR UPDATE;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'ledger head missing for org' USING ERRCODE = 'XX000';
+  END IF;
+  v_seq := v_seq + 1;
+  v_at := date_trunc('milliseconds', clock_timestamp());
+  v_hash := cairn_sha256(v_prev || cairn_ledger_canonical(
+    v_seq, p_org, v_at, p_agent, p_op, p_entry, p_project, p_sha, p_reason));
+  INSERT INTO ledger (org_id, seq, at, agent, op, entry_id, project, content_sha256, reason, prev_hash, hash)
+    VALUES (p_org, v_seq, v_at, p_agent, p_op, p_entry, p_project, p_sha, p_reason, v_prev, v_hash);
+  UPDATE ledger_heads SET seq = v_seq, hash = v_hash WHERE org_id = p_org;
+  RETURN v_seq;
+END $function$;

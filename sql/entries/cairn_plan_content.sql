@@ -1,0 +1,9 @@
+CREATE OR REPLACE FUNCTION public.cairn_plan_content(p_title text, p_steps jsonb)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT p_title || coalesce((
+    SELECT string_agg(E'\n- [' || (s->>'status') || '] ' || (s->>'text'), '' ORDER BY i)
+    FROM jsonb_array_elements(coalesce(p_steps, '[]'::jsonb)) WITH ORDINALITY AS t(s, i)), '')
+$function$;

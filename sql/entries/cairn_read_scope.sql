@@ -1,0 +1,10 @@
+CREATE OR REPLACE FUNCTION public.cairn_read_scope(p_requested text, p_project text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE
+    WHEN p_requested = 'project' AND p_project IS NULL THEN 'org'
+    ELSE coalesce(p_requested, CASE WHEN p_project IS NULL THEN 'org' ELSE 'project' END)
+  END
+$function$;

@@ -1,0 +1,7 @@
+CREATE OR REPLACE FUNCTION public.cairn_sha256(p text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT encode(sha256(convert_to(p, 'UTF8')), 'hex')
+$function$;

@@ -1,0 +1,18 @@
+CREATE OR REPLACE FUNCTION public.cairn_artifacts_bytes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  r record;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    FOR r IN SELECT org_id, sum(size)::bigint AS delta, max(size) AS largest FROM new_rows GROUP BY org_id LOOP
+      PERFORM cairn_store_bytes(r.org_id, r.delta, NULL, r.largest);
+    END LOOP;
+  ELSE
+    FOR r IN SELECT org_id, -sum(size)::bigint AS delta FROM old_rows GROUP BY org_id LOOP
+      PERFORM cairn_store_bytes(r.org_id, r.delta, NULL, NULL);
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $function$;

@@ -1,0 +1,7 @@
+CREATE OR REPLACE FUNCTION public.cairn_month_start(p_at timestamp with time zone)
+ RETURNS date
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT date_trunc('month', p_at AT TIME ZONE 'UTC')::date
+$function$;

@@ -1,0 +1,14 @@
+-- An entry as a recall hit, in json.
+CREATE OR REPLACE FUNCTION public.cairn_hit_json(e entries, p_score double precision)
+ RETURNS json
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT json_build_object(
+    'id', e.id, 'kind', e.kind, 'content', e.content, 'rationale', e.rationale,
+    'source', e.source, 'title', e.title, 'status', e.status, 'steps', e.steps,
+    'tags', e.tags, 'scope', e.scope, 'project', e.project, 'agent', e.agent,
+    'metadata', e.metadata, 'created_at', e.created_at, 'updated_at', e.updated_at,
+    'version', e.version, 'supersedes', e.supersedes, 'superseded_by', e.superseded_by,
+    'expires_at', e.expires_at, 'score', round(p_score::numeric, 4))
+$function$;

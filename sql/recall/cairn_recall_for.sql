@@ -1,0 +1,162 @@
+-- The ranking for a reader of an org (an agent through cairn_recall, the dashboard through
+-- cairn_dash_recall). Generic plans: the ranking statements take milliseconds to plan, longer than
+-- they run; each is written so that one plan fits every call (index walks bounded by LIMIT,
+-- lookups by key).
+CREATE OR REPLACE FUNCTION public.cairn_recall_for(p_org uuid, p_agent text, p_project text, p_args jsonb)
+ RETURNS json
+ LANGUAGE plpgsql
+ SET plan_cache_mode TO 'force_generic_plan'
+AS $function$
+DECLARE
+  v_org uuid := p_org;
+  v_proj text := cairn_project(v_org, p_project, false);
+  v_scope text := cairn_read_scope(p_args->>'scope', v_proj);
+  v_query text := coalesce(p_args->>'query', '');
+  v_kinds text[] := CASE WHEN p_args ? 'kinds'
+    THEN ARRAY(SELECT jsonb_array_elements_text(p_args->'kinds')) END;
+  v_tags text[] := CASE WHEN p_args ? 'tags'
+    THEN ARRAY(SELECT jsonb_array_elements_text(p_args->'tags')) END;
+  v_author text := p_args->>'agent';
+  v_since timestamptz := (p_args->>'since')::timestamptz;
+  v_until timestamptz := (p_args->>'until')::timestamptz;
+  v_all boolean := coalesce((p_args->>'include_superseded')::boolean, false);
+  v_limit int := coalesce((p_args->>'limit')::int, 10);
+  v_rescore int := greatest(30, v_limit);
+  v_cap constant int := 250;
+  v_budget constant int := 2000;
+  v_sources constant int := 5;
+  v_context constant float8 := 0.7;
+  v_context2 constant float8 := 0.5;
+  v_docs float8;
+  v_avgdl float8;
+  v_lex text[];
+  v_terms tsquery[];
+  v_idf float8[];
+  v_df bigint[];
+  v_keys text[];
+  v_weights float8[];
+  v_idents text[] := ARRAY(SELECT '#' || i FROM unnest(cairn_idents(v_query)) AS i);
+  v_projects text[];
+  v_cand uuid[];
+  v_ids uuid[];
+  v_scores float8[];
+  v_project_keys text[];
+  v_near uuid[];
+  v_hits json;
+BEGIN
+  IF v_query = '' THEN
+    RETURN json_build_object('hits', cairn_recall_recent(v_org, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags,
+      v_author, v_since, v_until, v_limit), 'project', v_proj, 'scope', v_scope);
+  END IF;
+
+  SELECT greatest(docs, 1), CASE WHEN docs > 0 THEN greatest(lexemes::float8 / docs, 1) ELSE 1 END
+    INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org;
+  SELECT array_agg(s.l ORDER BY s.df, s.l),
+         array_agg(quote_literal(s.l)::tsquery ORDER BY s.df, s.l),
+         array_agg(ln(1 + (v_docs - s.df + 0.5) / (s.df + 0.5)) ORDER BY s.df, s.l),
+         array_agg(s.df ORDER BY s.df, s.l)
+    INTO v_lex, v_terms, v_idf, v_df
+    FROM (SELECT q.l, t.df FROM unnest(tsvector_to_array(to_tsvector('english', v_query))) AS q(l)
+          JOIN term_stats t ON t.org_id = v_org AND t.lexeme = q.l AND t.df > 0) s;
+  SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
+         coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
+    INTO v_keys, v_weights
+    FROM (SELECT u.l, u.idf, u.ord, sum(u.df) OVER (ORDER BY u.ord) AS cum
+          FROM unnest(v_lex, v_idf, v_df) WITH ORDINALITY AS u(l, idf, df, ord)) c
+    WHERE c.ord = 1 OR c.cum <= v_budget;
+  -- the projects the read sees: its own and the org-wide entries (''), or every project for an org
+  -- read; an org of more than 64 projects is read across projects with a sort instead
+  v_projects := CASE WHEN v_scope <> 'org' AND v_proj IS NOT NULL THEN ARRAY[v_proj, '']
+    ELSE ARRAY(SELECT canonical FROM projects WHERE org_id = v_org LIMIT 65) || ''::text END;
+
+  -- phase 1: entry ids are UUIDv7, so newest first is id order, per project straight off the index
+  IF cardinality(v_projects) <= 65 THEN
+    SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
+      SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
+      CROSS JOIN LATERAL (
+        SELECT y.entry_id FROM unnest(v_projects) AS pr(project)
+        CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p
+                            WHERE p.org_id = v_org AND p.lexeme = k.key AND p.project = pr.project
+                            ORDER BY p.entry_id DESC LIMIT v_cap) y
+        ORDER BY y.entry_id DESC LIMIT v_cap) x
+      GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
+  ELSE
+    SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
+      SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
+      CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
+                          ORDER BY p.entry_id DESC LIMIT v_cap) x
+      GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
+  END IF;
+
+  -- phase 2: the candidates the read may see, scored in full, best first
+  IF v_cand IS NOT NULL THEN
+    SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC),
+           array_agg(c.project_key ORDER BY c.score DESC, c.id DESC)
+      INTO v_ids, v_scores, v_project_keys
+      FROM (SELECT e.id, e.project_key, cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_idents, v_avgdl) AS score
+            FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
+            OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
+  END IF;
+
+  -- phase 3: context from the neighbours of the best v_sources
+  IF v_ids IS NOT NULL THEN
+    WITH near AS (
+      -- the two nearest visible entries on either side in the same project, among the four nearest:
+      -- four steps on entries_org_project_id_idx whatever the filters (visibility and the project are
+      -- judged on the rows read, so no estimate can turn the walk into a scan; the row comparison is a
+      -- condition only that index serves, so no statistics can send it through another org's rows)
+      SELECT x.id, x.source_score, row_number() OVER (
+               PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
+      FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.before, n.visible
+            FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_project_keys[1:v_sources]) AS s(id, score, project_key)
+            CROSS JOIN LATERAL (
+              (SELECT e.id, true AS before, e.project_key = s.project_key
+                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until) AS visible
+               FROM entries e WHERE e.org_id = v_org AND (e.project_key, e.id) < (s.project_key, s.id)
+               ORDER BY e.project_key DESC, e.id DESC LIMIT 4)
+              UNION ALL
+              (SELECT e.id, false, e.project_key = s.project_key
+                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
+               FROM entries e WHERE e.org_id = v_org AND (e.project_key, e.id) > (s.project_key, s.id)
+               ORDER BY e.project_key, e.id LIMIT 4)) n
+            WHERE s.score > 0) x
+      WHERE x.visible
+    ), boosts AS (
+      SELECT n.id, max(n.source_score * CASE n.distance WHEN 1 THEN v_context ELSE v_context2 END) AS boost
+      FROM near n WHERE n.distance <= 2 GROUP BY n.id
+    ), ranked AS (
+      SELECT r.id, max(r.score) AS score FROM (
+        -- a candidate keeps the larger of its own score and its boost; a neighbour that is not a
+        -- candidate has the boost (had its own words weighed more, it would have been a candidate)
+        SELECT u.id, u.score FROM unnest(v_ids, v_scores) AS u(id, score)
+        UNION ALL
+        SELECT b.id, b.boost FROM boosts b
+        ) r
+      GROUP BY r.id ORDER BY max(r.score) DESC, r.id DESC LIMIT v_rescore
+    )
+    SELECT array_agg(r.id ORDER BY r.score DESC, r.id DESC), array_agg(r.score ORDER BY r.score DESC, r.id DESC)
+      INTO v_ids, v_scores FROM ranked r;
+  END IF;
+
+  -- semantic recall, when the service sends the query's vector: the entries nearest to it, fused
+  -- with the lexical ranking by reciprocal rank (k = 60); each list counts alike
+  IF p_args ? 'embedding' THEN
+    v_near := cairn_recall_nearest(v_org, p_args->>'embedding_model', p_args->>'embedding', v_rescore,
+      p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until);
+  END IF;
+  IF v_near IS NOT NULL THEN
+    SELECT array_agg(f.id ORDER BY f.score DESC, f.id DESC), array_agg(f.score ORDER BY f.score DESC, f.id DESC)
+      INTO v_ids, v_scores
+      FROM (SELECT x.id, sum(1.0::float8 / (60 + x.rank)) AS score FROM (
+              SELECT u.id, u.rank FROM unnest(v_ids) WITH ORDINALITY AS u(id, rank)
+              UNION ALL
+              SELECT u.id, u.rank FROM unnest(v_near) WITH ORDINALITY AS u(id, rank)) x
+            GROUP BY x.id ORDER BY sum(1.0::float8 / (60 + x.rank)) DESC, x.id DESC LIMIT v_limit) f;
+  END IF;
+
+  SELECT coalesce(json_agg(cairn_hit_json(e, r.score) ORDER BY r.rank), '[]'::json)
+    INTO v_hits
+    FROM unnest(v_ids[1:v_limit], v_scores[1:v_limit]) WITH ORDINALITY AS r(id, score, rank)
+    JOIN entries e ON e.org_id = v_org AND e.id = r.id;
+  RETURN json_build_object('hits', v_hits, 'project', v_proj, 'scope', v_scope);
+END $function$;

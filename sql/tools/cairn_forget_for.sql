@@ -1,0 +1,42 @@
+-- forget for a reader of an org: cairn_forget authenticates a key and forgets as its agent; the
+-- dashboard forgets as its user. p_reader decides which private entries may go (an agent's own),
+-- p_actor is who the ledger names. The body is cairn_forget's of 0001 with the two apart.
+CREATE OR REPLACE FUNCTION public.cairn_forget_for(p_org uuid, p_reader text, p_actor text, p_args jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_org uuid := p_org;
+  v_ids uuid[] := ARRAY(SELECT DISTINCT jsonb_array_elements_text(p_args->'ids')::uuid);
+  v_reason text := p_args->>'reason';
+  v_done uuid[] := '{}';
+  v_blobs text[] := '{}';
+  r record;
+BEGIN
+  IF EXISTS (SELECT 1 FROM object_ids o WHERE o.id = ANY(v_ids)
+      AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.id = o.id)
+      AND NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = v_org AND a.id = o.id)) THEN
+    RAISE EXCEPTION 'one of these ids belongs to another org; nothing was forgotten'
+      USING ERRCODE = 'CN403';
+  END IF;
+  FOR r IN DELETE FROM entries WHERE org_id = v_org AND id = ANY(v_ids)
+      AND (scope <> 'agent' OR agent = p_reader)
+      RETURNING id, project, content_sha256 LOOP
+    v_done := v_done || r.id;
+    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.content_sha256, v_reason);
+  END LOOP;
+  UPDATE entries SET superseded_by = NULL, updated_at = now()
+    WHERE org_id = v_org AND superseded_by = ANY(v_done);
+  FOR r IN DELETE FROM artifacts WHERE org_id = v_org AND id = ANY(v_ids)
+      AND (scope <> 'agent' OR agent = p_reader)
+      RETURNING id, project, sha256, blob_key LOOP
+    v_done := v_done || r.id;
+    v_blobs := v_blobs || r.blob_key;
+    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason);
+  END LOOP;
+  DELETE FROM object_ids WHERE id = ANY(v_done);
+  RETURN jsonb_build_object(
+    'forgotten', to_jsonb(v_done),
+    'not_found', to_jsonb(ARRAY(SELECT i FROM unnest(v_ids) i WHERE i <> ALL(v_done))),
+    'blob_keys', to_jsonb(v_blobs));
+END $function$;

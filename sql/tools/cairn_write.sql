@@ -1,0 +1,62 @@
+-- remember, observe, decide, note: one new entry (or, for remember, the existing duplicate).
+CREATE OR REPLACE FUNCTION public.cairn_write(p_key_hash text, p_agent text, p_project text, p_args jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_org uuid := cairn_auth(p_key_hash);
+  v_proj text := cairn_project(v_org, p_project, true);
+  v_kind text := p_args->>'kind';
+  v_scope text := cairn_write_scope(p_args->>'scope', p_args->>'default_scope', v_proj);
+  v_content text := p_args->>'content';
+  v_sha text := cairn_sha256(p_args->>'content');
+  v_supersedes uuid := (p_args->>'supersedes')::uuid;
+  v_old entries;
+  v_e entries;
+BEGIN
+  IF v_scope = 'org' THEN
+    v_proj := NULL;
+  END IF;
+  IF v_supersedes IS NULL AND coalesce((p_args->>'dedup')::boolean, false) THEN
+    SELECT * INTO v_e FROM entries
+      WHERE org_id = v_org AND content_sha256 = v_sha AND kind = v_kind AND scope = v_scope
+        AND project IS NOT DISTINCT FROM v_proj AND (scope <> 'agent' OR agent = p_agent)
+        AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > now())
+        AND content = v_content
+      ORDER BY created_at DESC LIMIT 1;
+    IF FOUND THEN
+      RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'deduplicated', true, 'project', v_proj);
+    END IF;
+  END IF;
+  IF v_supersedes IS NOT NULL THEN
+    SELECT * INTO v_old FROM entries
+      WHERE org_id = v_org AND id = v_supersedes AND (scope <> 'agent' OR agent = p_agent)
+      FOR UPDATE;
+    IF NOT FOUND THEN
+      PERFORM cairn_missing(v_org, v_supersedes, 'supersedes: entry');
+    END IF;
+    IF v_old.kind <> v_kind THEN
+      RAISE EXCEPTION 'supersedes: % is a %, not a %', v_supersedes, v_old.kind, v_kind USING ERRCODE = 'CN422';
+    END IF;
+    IF v_old.superseded_by IS NOT NULL THEN
+      RAISE EXCEPTION 'supersedes: % is already superseded by %; supersede that one instead',
+        v_supersedes, v_old.superseded_by USING ERRCODE = 'CN409';
+    END IF;
+  END IF;
+  INSERT INTO entries (id, org_id, kind, content, content_sha256, rationale, source, tags, scope,
+      project, agent, metadata, supersedes, expires_at)
+    VALUES ((p_args->>'id')::uuid, v_org, v_kind, v_content, v_sha, p_args->>'rationale',
+      p_args->>'source',
+      ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'tags', '[]'::jsonb))),
+      v_scope, v_proj, p_agent, coalesce(p_args->'metadata', '{}'::jsonb), v_supersedes,
+      CASE WHEN p_args ? 'ttl_seconds'
+        THEN now() + make_interval(secs => (p_args->>'ttl_seconds')::double precision) END)
+    RETURNING * INTO v_e;
+  INSERT INTO object_ids (id) VALUES (v_e.id);
+  IF v_supersedes IS NOT NULL THEN
+    UPDATE entries SET superseded_by = v_e.id, updated_at = now()
+      WHERE org_id = v_org AND id = v_supersedes;
+  END IF;
+  PERFORM cairn_ledger_append(v_org, p_agent, p_args->>'op', v_e.id, v_proj, v_sha, NULL);
+  RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'deduplicated', false, 'project', v_proj);
+END $function$;
