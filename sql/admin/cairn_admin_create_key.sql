@@ -1,3 +1,5 @@
+-- Operator: a new API key for an org (p_key: {id, hash, prefix, name}; only the hash is stored),
+-- recorded in the org's ledger as key.create by p_actor.
 CREATE OR REPLACE FUNCTION public.cairn_admin_create_key(p_org uuid, p_key jsonb, p_actor text)
  RETURNS jsonb
  LANGUAGE plpgsql

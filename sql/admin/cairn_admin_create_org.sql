@@ -1,3 +1,4 @@
+-- Operator: a new org with its ledger head, its recall statistics row and its first API key.
 CREATE OR REPLACE FUNCTION public.cairn_admin_create_org(p_org uuid, p_name text, p_key jsonb, p_actor text)
  RETURNS jsonb
  LANGUAGE plpgsql

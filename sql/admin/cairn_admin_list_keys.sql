@@ -1,3 +1,4 @@
+-- Operator: an org's API keys, oldest first (never their secrets).
 CREATE OR REPLACE FUNCTION public.cairn_admin_list_keys(p_org uuid)
  RETURNS jsonb
  LANGUAGE plpgsql

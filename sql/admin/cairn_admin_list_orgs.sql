@@ -1,3 +1,4 @@
+-- Operator: every org, oldest first.
 CREATE OR REPLACE FUNCTION public.cairn_admin_list_orgs()
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Operator: every plan with the number of orgs on it.
 CREATE OR REPLACE FUNCTION public.cairn_admin_plans()
  RETURNS jsonb
  LANGUAGE plpgsql

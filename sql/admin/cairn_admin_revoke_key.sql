@@ -1,3 +1,4 @@
+-- Operator: revokes a key (idempotent); the first revocation is recorded in the org's ledger.
 CREATE OR REPLACE FUNCTION public.cairn_admin_revoke_key(p_key_id uuid, p_actor text)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Operator: an org's plan and use, with p_days days of history.
 CREATE OR REPLACE FUNCTION public.cairn_admin_usage(p_org uuid, p_days integer)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,6 +1,7 @@
--- Authenticates a credential (as cairn_auth did a key) and refuses early a request plainly over a
--- limit: a read without locks; the exact count is cairn_meter's. p_tool: a tool call (the monthly
--- quota applies) rather than a request without one (initialize, tools/list, GET).
+-- Authenticates a credential (cairn_credential), pins the statement to its org, runs the rest of
+-- it as cairn_app, and refuses early a request plainly over a limit: a read without locks; the
+-- exact count is cairn_meter's. p_tool: a tool call (the monthly quota applies) rather than a
+-- request without one (initialize, tools/list, GET).
 CREATE OR REPLACE FUNCTION public.cairn_authenticate(p_key_hash text, p_tool boolean)
  RETURNS uuid
  LANGUAGE plpgsql

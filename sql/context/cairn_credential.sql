@@ -1,3 +1,7 @@
+-- The credential a hash names: an API key (cairn_key_credential), else an OAuth access token that
+-- is unexpired, of a grant not revoked whose user still belongs to the org (its last use marked
+-- once a minute). p_key is the rate limit's key (the API key's id or the grant's); p_org is NULL
+-- when the hash names nothing.
 CREATE OR REPLACE FUNCTION public.cairn_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid)
  RETURNS record
  LANGUAGE plpgsql

@@ -1,6 +1,6 @@
--- Dashboard accounts (docs/design.md, "Dashboard"): users, the orgs they belong to, browser
--- sessions. Tool calls never reach these tables: row-level security lets only the dashboard's
--- functions, which set cairn.dashboard for their statement, see them.
+-- True while a dashboard function has set `cairn.dashboard` for its statement: only then do the
+-- policies of users, memberships and sessions (docs/design.md, "Dashboard") let rows through.
+-- Tool calls never set it.
 CREATE OR REPLACE FUNCTION public.cairn_dashboard()
  RETURNS boolean
  LANGUAGE sql

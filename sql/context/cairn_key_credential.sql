@@ -1,3 +1,6 @@
+-- The API key a hash names: its id (the rate limit's key) and org, its last use marked once a
+-- minute. p_org is NULL when there is none. The key row is visible to the statement that presents
+-- its hash (policy api_keys_isolation): knowing the hash means holding the key.
 CREATE OR REPLACE FUNCTION public.cairn_key_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid)
  RETURNS record
  LANGUAGE plpgsql

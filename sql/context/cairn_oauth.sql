@@ -1,9 +1,7 @@
--- OAuth 2.1 (docs/design.md, "OAuth"): the service is its own authorization server. Clients,
--- grants, codes and tokens are readable only by the functions below, which set cairn.oauth for
--- their statement. Codes and tokens are stored as SHA-256 hashes; an access token's hash covers
--- the resource it was issued for, so a token presented to another resource matches nothing.
--- Protocol outcomes that must persist (a replayed code or refresh token revokes its grant) are
--- returned as {error, error_description}, not raised, so the revocation is not rolled back.
+-- True while an OAuth function has set `cairn.oauth` for its statement: only then do the policies
+-- of oauth_clients, oauth_grants, oauth_codes and oauth_tokens (docs/design.md, "OAuth") let rows
+-- through. Codes and tokens are stored as SHA-256 hashes; an access token's hash covers the
+-- resource it was issued for, so a token presented to another resource matches nothing.
 CREATE OR REPLACE FUNCTION public.cairn_oauth()
  RETURNS boolean
  LANGUAGE sql

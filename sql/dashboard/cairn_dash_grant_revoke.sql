@@ -1,3 +1,5 @@
+-- Settings, connected apps: revokes one of the session org's OAuth grants and deletes its tokens,
+-- so the client's next request is refused.
 CREATE OR REPLACE FUNCTION public.cairn_dash_grant_revoke(p_token_hash text, p_grant uuid)
  RETURNS void
  LANGUAGE plpgsql

@@ -1,4 +1,4 @@
--- Settings, connected apps: the org's OAuth grants, and revoking one (its tokens stop at once).
+-- Settings, connected apps: the session org's OAuth grants, newest first.
 CREATE OR REPLACE FUNCTION public.cairn_dash_grants(p_token_hash text)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Settings, API keys: a new key for the session's org, attributed to the user's email.
 CREATE OR REPLACE FUNCTION public.cairn_dash_key_create(p_token_hash text, p_key jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Settings, API keys: revokes a key of the session's org (a key of another org is not found).
 CREATE OR REPLACE FUNCTION public.cairn_dash_key_revoke(p_token_hash text, p_key uuid)
  RETURNS jsonb
  LANGUAGE plpgsql

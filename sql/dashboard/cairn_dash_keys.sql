@@ -1,4 +1,4 @@
--- Settings, API keys: list, create (attributed to the user's email), revoke (keys of the org only).
+-- Settings, API keys: the session org's keys (never their hashes).
 CREATE OR REPLACE FUNCTION public.cairn_dash_keys(p_token_hash text)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Settings, members: an owner adds an existing account, by its email, as a member.
 CREATE OR REPLACE FUNCTION public.cairn_dash_member_add(p_token_hash text, p_email text)
  RETURNS jsonb
  LANGUAGE plpgsql

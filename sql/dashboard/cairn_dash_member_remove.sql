@@ -1,3 +1,4 @@
+-- Settings, members: an owner removes a member; the org keeps at least one owner.
 CREATE OR REPLACE FUNCTION public.cairn_dash_member_remove(p_token_hash text, p_user uuid)
  RETURNS void
  LANGUAGE plpgsql

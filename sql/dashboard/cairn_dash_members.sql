@@ -1,5 +1,6 @@
--- email and remove members; an org keeps at least one owner. Membership is checked on every
--- dashboard action (cairn_dash_actor), so a removed member loses the org on their next request.
+-- Settings, members: who belongs to the session's org, owners first. Membership is checked on
+-- every dashboard action (cairn_dash_actor), so a removed member loses the org on their next
+-- request.
 CREATE OR REPLACE FUNCTION public.cairn_dash_members(p_token_hash text)
  RETURNS jsonb
  LANGUAGE plpgsql

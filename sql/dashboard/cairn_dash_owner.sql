@@ -1,3 +1,5 @@
+-- The signed-in user of a dashboard session (cairn_dash_actor) when they own the session's org;
+-- raises CN403 otherwise.
 CREATE OR REPLACE FUNCTION public.cairn_dash_owner(p_token_hash text, OUT user_id uuid, OUT email text, OUT org_id uuid)
  RETURNS record
  LANGUAGE plpgsql

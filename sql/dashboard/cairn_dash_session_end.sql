@@ -1,3 +1,4 @@
+-- Signs out: the session is deleted.
 CREATE OR REPLACE FUNCTION public.cairn_dash_session_end(p_token_hash text)
  RETURNS void
  LANGUAGE plpgsql

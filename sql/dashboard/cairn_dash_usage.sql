@@ -1,3 +1,4 @@
+-- Usage: the session org's plan and use, with p_days days of history.
 CREATE OR REPLACE FUNCTION public.cairn_dash_usage(p_token_hash text, p_days integer)
  RETURNS jsonb
  LANGUAGE plpgsql

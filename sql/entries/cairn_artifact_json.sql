@@ -1,3 +1,4 @@
+-- An artifact as tools and the dashboard return it (never its blob key).
 CREATE OR REPLACE FUNCTION public.cairn_artifact_json(a artifacts)
  RETURNS jsonb
  LANGUAGE sql

@@ -1,3 +1,5 @@
+-- An entry as the tools return it (src/mcp/schemas.ts, entry output); cairn_hit_json adds the
+-- score for recall.
 CREATE OR REPLACE FUNCTION public.cairn_entry_json(e entries)
  RETURNS jsonb
  LANGUAGE sql

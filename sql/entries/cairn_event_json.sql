@@ -1,3 +1,4 @@
+-- A ledger event as the ledger pages return it.
 CREATE OR REPLACE FUNCTION public.cairn_event_json(l ledger)
  RETURNS jsonb
  LANGUAGE sql

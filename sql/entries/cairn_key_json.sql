@@ -1,3 +1,4 @@
+-- An API key as the operator and the dashboard list it (never its hash).
 CREATE OR REPLACE FUNCTION public.cairn_key_json(k api_keys)
  RETURNS jsonb
  LANGUAGE sql

@@ -1,3 +1,5 @@
+-- Appends an event to the org's hash-chained ledger: the head row is locked, so an org's events
+-- are numbered without gaps; each hash covers the previous hash and the event's canonical form.
 CREATE OR REPLACE FUNCTION public.cairn_ledger_append(p_org uuid, p_agent text, p_op text, p_entry uuid, p_project text, p_sha text, p_reason text)
  RETURNS bigint
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- A plan's searchable text: its title, then one line per step with its status.
 CREATE OR REPLACE FUNCTION public.cairn_plan_content(p_title text, p_steps jsonb)
  RETURNS text
  LANGUAGE sql

@@ -1,3 +1,5 @@
+-- The scope a read covers: the requested one, or `project` when a project resolved, else `org`
+-- (`project` without a project reads the org).
 CREATE OR REPLACE FUNCTION public.cairn_read_scope(p_requested text, p_project text)
  RETURNS text
  LANGUAGE sql

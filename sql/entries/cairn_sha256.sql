@@ -1,3 +1,4 @@
+-- SHA-256 of text (UTF-8) as lowercase hex: content hashes and the ledger's chain.
 CREATE OR REPLACE FUNCTION public.cairn_sha256(p text)
  RETURNS text
  LANGUAGE sql

@@ -1,3 +1,5 @@
+-- Statement trigger on artifacts: adds (insert) or frees (delete) the stored bytes of each org
+-- touched, refusing an artifact over the plan's size (cairn_store_bytes).
 CREATE OR REPLACE FUNCTION public.cairn_artifacts_bytes()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,4 +1,5 @@
--- Statement triggers: one usage update per statement and org, whatever number of rows it touched.
+-- Statement trigger on entries: one usage update per statement and org, whatever number of rows
+-- it touched, refusing an entry longer than the plan allows (cairn_store_bytes).
 CREATE OR REPLACE FUNCTION public.cairn_entries_bytes()
  RETURNS trigger
  LANGUAGE plpgsql

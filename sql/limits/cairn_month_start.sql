@@ -1,3 +1,4 @@
+-- The first day (UTC) of the calendar month holding p_at: the tool-call quota's period.
 CREATE OR REPLACE FUNCTION public.cairn_month_start(p_at timestamp with time zone)
  RETURNS date
  LANGUAGE sql

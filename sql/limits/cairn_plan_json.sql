@@ -1,3 +1,4 @@
+-- A plan as the operator and `space` show it, with the number of orgs on it.
 CREATE OR REPLACE FUNCTION public.cairn_plan_json(p service_plans)
  RETURNS jsonb
  LANGUAGE sql

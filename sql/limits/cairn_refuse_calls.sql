@@ -1,3 +1,4 @@
+-- Raises the tool-call quota's refusal (CN429) with when the month's count resets.
 CREATE OR REPLACE FUNCTION public.cairn_refuse_calls(p_plan service_plans, p_used bigint, p_now timestamp with time zone)
  RETURNS void
  LANGUAGE plpgsql

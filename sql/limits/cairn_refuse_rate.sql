@@ -1,3 +1,5 @@
+-- Raises the rate limit's refusal (CN429): GCRA, p_tat is the key's theoretical arrival time, so
+-- Retry-After is exact.
 CREATE OR REPLACE FUNCTION public.cairn_refuse_rate(p_plan service_plans, p_tat timestamp with time zone, p_now timestamp with time zone)
  RETURNS void
  LANGUAGE plpgsql

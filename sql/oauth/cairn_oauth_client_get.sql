@@ -1,3 +1,4 @@
+-- A registered OAuth client (or a metadata document's cached copy) by its client_id, or NULL.
 CREATE OR REPLACE FUNCTION public.cairn_oauth_client_get(p_id text)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- An OAuth client as src/oauth reads it.
 CREATE OR REPLACE FUNCTION public.cairn_oauth_client_json(c oauth_clients)
  RETURNS jsonb
  LANGUAGE sql

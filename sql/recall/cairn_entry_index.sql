@@ -1,3 +1,5 @@
+-- Row trigger on entries: keeps recall's index in step with each entry: its postings (keys from
+-- cairn_entry_keys) and the org's term and document statistics (BM25's df, N and average length).
 CREATE OR REPLACE FUNCTION public.cairn_entry_index()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,5 @@
+-- Identifiers and paths, whole and lower-cased: tokens with _ . / : # @ - inside, camelCase, or
+-- letters mixed with digits (scripts/deploy.sh, useEffect, ERR_CODE_42, v2.1).
 CREATE OR REPLACE FUNCTION public.cairn_idents(p text)
  RETURNS text[]
  LANGUAGE plpgsql

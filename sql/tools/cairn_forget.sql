@@ -1,3 +1,4 @@
+-- forget: authenticates the key and forgets as its agent (cairn_forget_for).
 CREATE OR REPLACE FUNCTION public.cairn_forget(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -1,6 +1,6 @@
 -- forget for a reader of an org: cairn_forget authenticates a key and forgets as its agent; the
 -- dashboard forgets as its user. p_reader decides which private entries may go (an agent's own),
--- p_actor is who the ledger names. The body is cairn_forget's of 0001 with the two apart.
+-- p_actor is who the ledger names.
 CREATE OR REPLACE FUNCTION public.cairn_forget_for(p_org uuid, p_reader text, p_actor text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql

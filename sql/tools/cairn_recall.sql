@@ -1,3 +1,4 @@
+-- recall: authenticates the key and ranks as its agent (cairn_recall_for).
 CREATE OR REPLACE FUNCTION public.cairn_recall(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS json
  LANGUAGE plpgsql

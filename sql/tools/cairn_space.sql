@@ -1,5 +1,6 @@
--- space, as in 0001, with the stored bytes read from the org's usage row (not summed over every
--- entry) and the plan's quota and its use.
+-- space: the caller's view of the org in the read scope (overview, or the ledger, projects or
+-- agents), its stored bytes read from the org's usage row (not summed over every entry), and the
+-- plan's quotas and their use.
 CREATE OR REPLACE FUNCTION public.cairn_space(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
