@@ -1,0 +1,217 @@
+/**
+ * The SQL functions that scope, rank and meter, called directly: each test runs inside a
+ * transaction that is rolled back, on PGlite and on the Postgres server. (The tools' behaviour
+ * over MCP is tested in test/e2e; these pin the rules themselves, fast.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/domain/ids';
+import { migrate } from '../../src/storage/pg/migrate';
+import { RAW_KINDS, type RawDb, rawDatabase } from '../helpers/raw-db';
+
+const KEY_HASH = 'sql-test-key-hash';
+const PROJECT = 'github.com/acme/widgets';
+
+describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
+  let db: RawDb;
+  const one = async (sql: string, params: unknown[] = []) => (await db.query(sql, params))[0]?.r;
+
+  /** Runs `body` in a transaction with one org and its key, then rolls everything back. */
+  async function inTransaction(body: (org: string) => Promise<void>) {
+    await db.exec('BEGIN');
+    try {
+      const org = uuidv7();
+      const key = { id: uuidv7(), hash: KEY_HASH, prefix: 'svc_t', name: 't' };
+      await db.query(`SELECT cairn_admin_create_org($1::uuid, 'o', $2::jsonb, 'test')`, [org, JSON.stringify(key)]);
+      await body(org);
+    } finally {
+      await db.exec('ROLLBACK');
+    }
+  }
+
+  /** The SQLSTATE and detail a statement raises; the transaction goes on (a savepoint). */
+  async function raised(sql: string, params: unknown[] = []) {
+    await db.exec('SAVEPOINT probe');
+    try {
+      await db.query(sql, params);
+      return undefined;
+    } catch (err) {
+      const e = err as { code?: string; detail?: string; message: string };
+      return { code: e.code, message: e.message, detail: e.detail ? JSON.parse(e.detail) : undefined };
+    } finally {
+      await db.exec('ROLLBACK TO SAVEPOINT probe');
+    }
+  }
+
+  const write = (agent: string, args: Record<string, unknown>, project: string | null = PROJECT) =>
+    one(`SELECT cairn_write($1, $2, $3, $4::jsonb) AS r`, [
+      KEY_HASH,
+      agent,
+      project,
+      JSON.stringify({ kind: 'memory', op: 'remember', id: uuidv7(), ...args }),
+    ]) as Promise<{ entry: { id: string } }>;
+
+  const recall = async (agent: string, args: Record<string, unknown>, project: string | null = PROJECT) =>
+    (
+      (await one(`SELECT cairn_recall($1, $2, $3, $4::jsonb) AS r`, [
+        KEY_HASH,
+        agent,
+        project,
+        JSON.stringify(args),
+      ])) as {
+        hits: { id: string; content: string; score: number }[];
+      }
+    ).hits;
+
+  beforeAll(async () => {
+    db = await rawDatabase(kind);
+    await migrate(db);
+  });
+  afterAll(() => db?.close());
+
+  describe('cairn_in_scope', () => {
+    // [entry scope, entry project, entry agent] read by agent "me" in project P
+    const entries = {
+      org: ['org', null, 'other'],
+      projectP: ['project', 'P', 'other'],
+      projectQ: ['project', 'Q', 'other'],
+      mineP: ['agent', 'P', 'me'],
+      mineQ: ['agent', 'Q', 'me'],
+      mineNoProject: ['agent', null, 'me'],
+      theirsP: ['agent', 'P', 'other'],
+    } as const;
+    const cases: [readScope: string, readProject: string | null, visible: (keyof typeof entries)[]][] = [
+      ['project', 'P', ['org', 'projectP', 'mineP', 'mineNoProject']],
+      ['org', 'P', ['org', 'projectP', 'projectQ', 'mineP', 'mineQ', 'mineNoProject']],
+      ['org', null, ['org', 'projectP', 'projectQ', 'mineP', 'mineQ', 'mineNoProject']],
+      ['agent', 'P', ['mineP', 'mineNoProject']],
+      ['agent', null, ['mineP', 'mineQ', 'mineNoProject']],
+    ];
+    it.each(cases)('a %s read in project %s sees exactly its entries', async (scope, project, visible) => {
+      await inTransaction(async () => {
+        const seen: string[] = [];
+        for (const [name, [eScope, eProject, eAgent]] of Object.entries(entries)) {
+          const r = await one('SELECT cairn_in_scope($1, $2, $3, $4, $5, $6) AS r', [
+            eScope,
+            eProject,
+            eAgent,
+            scope,
+            project,
+            'me',
+          ]);
+          if (r) seen.push(name);
+        }
+        expect(seen.sort()).toEqual([...visible].sort());
+      });
+    });
+  });
+
+  describe('recall scoring', () => {
+    it('cairn_recall_score is BM25 (k1 1.2, b 0.15, a term once, length in distinct lexemes) plus 4 per identifier named', async () => {
+      await inTransaction(async (org) => {
+        const { entry } = await write('me', { content: 'deploy deploy the widgets with scripts/deploy.sh' });
+        const row = (
+          await db.query(
+            `SELECT e.search::text AS search, length(e.search) AS n,
+               cairn_recall_score($1, e.id, e.search, ARRAY['deploy'::tsquery, 'widget'::tsquery, 'absent'::tsquery],
+                 ARRAY[1.5, 0.5, 9.0]::float8[], $3::text[], 4.0) AS score
+             FROM entries e WHERE e.id = $2`,
+            [org, entry.id, ['#scripts/deploy.sh', '#elsewhere.ts']],
+          )
+        )[0] as { n: number; score: number };
+        const bm25 = ((1.5 + 0.5) * 2.2) / (1 + 1.2 * (0.85 + (0.15 * row.n) / 4.0));
+        expect(row.score).toBeCloseTo(bm25 + 4, 9);
+      });
+    });
+
+    it('ranks the rarer term first, boosts a named identifier, and never shows another agent’s private entry', async () => {
+      await inTransaction(async () => {
+        for (let i = 0; i < 6; i++) await write('a', { content: `the cache is warm on node ${i}` });
+        const rare = await write('a', { content: 'the cache eviction policy is lru' });
+        const named = await write('a', { content: 'cache settings live in src/cache/config.ts' });
+        const secret = await write('b', { content: 'cache eviction secret', scope: 'agent' });
+        const hits = await recall('a', { query: 'cache eviction src/cache/config.ts' });
+        const ids = hits.map((h) => h.id);
+        expect(ids.slice(0, 2).sort()).toEqual([rare.entry.id, named.entry.id].sort());
+        expect(ids).not.toContain(secret.entry.id);
+        expect((await recall('b', { query: 'eviction' })).map((h) => h.id)).toContain(secret.entry.id);
+        const scores = hits.map((h) => h.score);
+        expect(scores).toEqual([...scores].sort((x, y) => y - x));
+      });
+    });
+
+    it('leaves out superseded and expired entries unless asked', async () => {
+      await inTransaction(async () => {
+        const old = await write('a', { content: 'the build uses webpack' });
+        const current = await write('a', { content: 'the build uses vite', supersedes: old.entry.id });
+        await write('a', { content: 'the build uses gulp', ttl_seconds: -1 });
+        expect((await recall('a', { query: 'build' })).map((h) => h.id)).toEqual([current.entry.id]);
+        const all = await recall('a', { query: 'build', include_superseded: true });
+        expect(all.map((h) => h.id).sort()).toEqual([old.entry.id, current.entry.id].sort());
+      });
+    });
+  });
+
+  describe('cairn_meter', () => {
+    const meter = (op: string) => one(`SELECT cairn_meter($1, 7) AS r`, [op]);
+    const setOrg = (org: string, key = '') =>
+      db.query(`SELECT set_config('cairn.org', $1, true), set_config('cairn.key', $2, true)`, [org, key]);
+    const plan = async (org: string, limits: Record<string, number>) => {
+      await db.query(`SELECT cairn_admin_plan_put($1::jsonb)`, [JSON.stringify({ id: 'p', ...limits })]);
+      await db.query(`SELECT cairn_admin_org_plan($1::uuid, 'p')`, [org]);
+    };
+    const usage = async (org: string) =>
+      (await db.query('SELECT month_calls::int AS calls FROM org_usage WHERE org_id = $1', [org]))[0]?.calls;
+
+    it('counts tool calls exactly up to the monthly quota, then refuses with the limit named', async () => {
+      await inTransaction(async (org) => {
+        await plan(org, { tool_calls_per_month: 2 });
+        await setOrg(org);
+        expect(await meter('write')).toBe(7); // passes its argument through
+        expect(await meter('request')).toBe(7); // a request without a tool call is not a tool call
+        expect(await meter('recall')).toBe(7);
+        const refused = await raised(`SELECT cairn_meter('write', 7)`);
+        expect(refused?.code).toBe('CN429');
+        expect(refused?.detail).toMatchObject({ limit: 'tool_calls_per_month', plan: 'p', value: 2, used: 2 });
+        expect(await usage(org)).toBe(2);
+      });
+    });
+
+    it('starts the count again in a new month', async () => {
+      await inTransaction(async (org) => {
+        await plan(org, { tool_calls_per_month: 2 });
+        await db.query(
+          `UPDATE org_usage SET month = (cairn_month_start(now()) - interval '1 month')::date, month_calls = 2 WHERE org_id = $1`,
+          [org],
+        );
+        await setOrg(org);
+        await meter('write');
+        expect(await usage(org)).toBe(1);
+      });
+    });
+
+    it("limits a key's rate, counting every request, and says when to retry", async () => {
+      await inTransaction(async (org) => {
+        await plan(org, { requests_per_minute: 2 });
+        const key = (await db.query('SELECT id FROM api_keys WHERE org_id = $1', [org]))[0]?.id as string;
+        await setOrg(org, key);
+        await meter('request');
+        await meter('write');
+        const refused = await raised(`SELECT cairn_meter('request', 7)`);
+        expect(refused?.code).toBe('CN429');
+        expect(refused?.detail).toMatchObject({ limit: 'requests_per_minute', value: 2, window: 60 });
+        expect(refused?.detail.retry_after).toBeGreaterThan(0);
+        expect(refused?.detail.retry_after).toBeLessThanOrEqual(30);
+      });
+    });
+
+    it('lets a read commit without waiting for the disk, never a write', async () => {
+      await inTransaction(async (org) => {
+        await setOrg(org);
+        await meter('write');
+        expect(await one(`SELECT current_setting('synchronous_commit') AS r`)).toBe('on');
+        await meter('recall');
+        expect(await one(`SELECT current_setting('synchronous_commit') AS r`)).toBe('off');
+      });
+    });
+  });
+});
