@@ -3,7 +3,9 @@
  * operator creates plans, marks one the default and puts orgs on plans (CLI and /admin).
  */
 import { z } from 'zod';
-import { MAX_CONTENT } from '../mcp/schemas';
+
+/** The longest entry text the contract allows, in characters; a plan's `entry_chars` may only lower it. */
+export const MAX_CONTENT = 16_384;
 
 const limit = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.number().int().min(min).max(max).nullable().default(null);

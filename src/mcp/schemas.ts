@@ -1,10 +1,10 @@
 /** zod pieces shared by the tools: argument rules and the output shapes of entries and artifacts. */
 import { z } from 'zod';
 import { UUID_RE } from '../domain/ids';
+import { MAX_CONTENT } from '../domain/limits';
 import { STEP_STATUSES } from '../domain/plans';
 import { KINDS, SCOPES } from '../domain/types';
 
-export const MAX_CONTENT = 16_384;
 export const MAX_METADATA_BYTES = 4096;
 
 function hasNul(s: string): boolean {

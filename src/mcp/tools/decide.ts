@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { content, entryOut, id, MAX_CONTENT, projectOut, text, writeOptions } from '../schemas';
+import { MAX_CONTENT } from '../../domain/limits';
+import { content, entryOut, id, projectOut, text, writeOptions } from '../schemas';
 import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
