@@ -34,6 +34,8 @@
  * CAIRN_EMBEDDINGS_TIMEOUT_MS longest wait for an embedding before a call goes on without it (default 3000)
  */
 import { z } from 'zod';
+import type { EmbeddingsConfig } from './embeddings/index';
+import { OPENAI_MODELS } from './embeddings/openai';
 import { WORKERS_AI_MODELS } from './embeddings/workers-ai';
 
 const MiB = 1024 * 1024;
@@ -102,26 +104,6 @@ const schema = z.object({
     .optional(),
   CAIRN_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
 });
-
-/** Native dimensions of the OpenAI models Cairn knows. */
-const OPENAI_MODELS: Record<string, number> = {
-  'text-embedding-3-small': 1536,
-  'text-embedding-3-large': 3072,
-  'text-embedding-ada-002': 1536,
-};
-
-export type EmbeddingsConfig = { timeoutMs: number } & (
-  | {
-      provider: 'openai';
-      url: string;
-      key: string | undefined;
-      model: string;
-      dimensions: number;
-      /** Ask the model for fewer dimensions than its own (OpenAI's text-embedding-3 models). */
-      sendDimensions: boolean;
-    }
-  | { provider: 'workers-ai'; model: string; dimensions: number }
-);
 
 export interface Config {
   port: number;

@@ -1,8 +1,21 @@
 /** Builds the configured embedding provider (README.md, "Semantic recall"). */
-import type { EmbeddingsConfig } from '../config';
 import { openAiEmbedder } from './openai';
 import { type Embedder, spaceName } from './provider';
 import { type AiBinding, workersAiEmbedder, workersAiModel } from './workers-ai';
+
+/** The provider configured (CAIRN_EMBEDDINGS_*, parsed in src/config.ts). */
+export type EmbeddingsConfig = { timeoutMs: number } & (
+  | {
+      provider: 'openai';
+      url: string;
+      key: string | undefined;
+      model: string;
+      dimensions: number;
+      /** Ask the model for fewer dimensions than its own (OpenAI's text-embedding-3 models). */
+      sendDimensions: boolean;
+    }
+  | { provider: 'workers-ai'; model: string; dimensions: number }
+);
 
 /** Where a configuration's vectors live: the model name they are stored under, and their size. */
 export function vectorSpace(config: EmbeddingsConfig | null): { model: string; dimensions: number } | undefined {

@@ -6,6 +6,13 @@
  */
 import { batches, checkVectors, clip, type Embedder } from './provider';
 
+/** Native dimensions of the OpenAI models Cairn knows. */
+export const OPENAI_MODELS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+
 const MAX_INPUTS = 2048;
 const MAX_INPUT_BYTES = 8000;
 const MAX_REQUEST_BYTES = 300_000;
