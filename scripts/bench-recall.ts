@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createOperator } from '../src/auth/operator';
+import { adminActions } from '../src/admin';
 import { startServer } from '../src/node';
 import { writeBenchmarkSection } from './benchmarks-md';
 
@@ -53,7 +53,7 @@ async function main() {
   ) as Conversation[];
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-recall-'));
   const server = await startServer({ ...process.env, PORT: '0', CAIRN_DATA_DIR: dataDir });
-  const { key } = await createOperator(server.store, 'bench').createOrg('locomo');
+  const { key } = await adminActions(server.store, 'bench').createOrg('locomo');
   const client = new Client({ name: 'bench-recall', version: '1' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pg from 'pg';
-import { createOperator } from '../src/auth/operator';
+import { adminActions } from '../src/admin';
 import { openStore } from '../src/storage/pg/client';
 import { writeBenchmarkSection } from './benchmarks-md';
 
@@ -201,7 +201,7 @@ async function benchCairn(
 ): Promise<{ stats: Stat[]; paired: Paired[]; rss: number }> {
   const url = await freshDatabase('cairn_bench');
   const store = await openStore({ databaseUrl: url, poolSize: 1 });
-  const { org, key } = await createOperator(store, 'bench').createOrg('bench');
+  const { org, key } = await adminActions(store, 'bench').createOrg('bench');
   await store.close();
   const port = 18000 + Math.floor(Math.random() * 1000);
   const child = await startCairn(url, port);

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { createOperator } from '../src/auth/operator';
+import { adminActions } from '../src/admin';
 import { openStore } from '../src/storage/pg/client';
 import { startNeonHttpFixture } from '../test/fixtures/neon-http';
 
@@ -30,7 +30,7 @@ async function ensureDatabase(url: string) {
 await ensureDatabase(databaseUrl);
 const store = await openStore({ databaseUrl, poolSize: 1 }); // applies migrations
 if ((await store.admin.listOrgs()).length === 0) {
-  const created = await createOperator(store, 'first-start').createOrg('default');
+  const created = await adminActions(store, 'first-start').createOrg('default');
   console.log(`First start: created org "default" and its first API key (shown once):\n\n  ${created.key.secret}\n`);
 }
 await store.close();

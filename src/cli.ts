@@ -6,7 +6,7 @@
  * Operator commands open the database directly (the embedded one only while no server holds it).
  */
 import { join } from 'node:path';
-import { createOperator } from './auth/operator';
+import { adminActions } from './admin';
 import { parseConfig } from './config';
 import { planInput } from './domain/limits';
 import { createEmbedder } from './embeddings/index';
@@ -80,7 +80,7 @@ async function serveCommand() {
     `Database: ${server.config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded, in ${server.config.dataDir}/db`}`,
   );
   if (orgs.length === 0) {
-    const created = await createOperator(server.store, 'first-start').createOrg('default');
+    const created = await adminActions(server.store, 'first-start').createOrg('default');
     console.log(`\nFirst start: created org "default" (${created.org.id}) and its first API key.`);
     console.log(
       `API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`,
@@ -103,7 +103,7 @@ async function serveCommand() {
 async function operatorCommand(args: Args): Promise<unknown> {
   const config = parseConfig(process.env);
   const store = await openStoreFor(config);
-  const ops = createOperator(store, 'cli');
+  const ops = adminActions(store, 'cli');
   const [noun, verb, arg] = args.words;
   try {
     switch (noun === 'migrate' || noun === 'embed' || noun === 'sweep' ? noun : `${noun} ${verb}`) {

@@ -1,5 +1,5 @@
 /** API keys: `svc_` + 40 random base62 characters, shown once, stored only as SHA-256. */
-import { sha256Hex } from '../domain/hash';
+import { sha256Hex } from '../domain/crypto';
 import { uuidv7 } from '../domain/ids';
 import type { NewKey } from '../domain/ports';
 

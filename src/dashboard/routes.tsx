@@ -7,9 +7,11 @@
  */
 import { type Context, Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { hashPassword, normaliseEmail, PASSWORD_RULE, passwordOk, verifyPassword } from '../auth/accounts';
 import { newKey } from '../auth/keys';
+import { newOpaqueToken, opaqueHash } from '../auth/oauth-tokens';
+import { randomToken, sha256Hex } from '../domain/crypto';
 import { CairnError, Forbidden, Invalid, NotFound, TooManyRequests, Unauthorized } from '../domain/errors';
-import { sha256Hex } from '../domain/hash';
 import { uuidv7 } from '../domain/ids';
 import { verifyChain } from '../domain/ledger';
 import type { BlobStore, DashboardSession, Store } from '../domain/ports';
@@ -18,9 +20,6 @@ import { KINDS } from '../domain/types';
 import type { FailureLimiter } from '../http/failures';
 import { AUTHORIZE_FIELDS, authorizeFields, checkAuthorize, redirectTo } from '../oauth/authorize';
 import { issuerOf, type OAuthOptions, resourceOf } from '../oauth/routes';
-import { newOpaqueToken, opaqueHash } from '../oauth/tokens';
-import { normaliseEmail, PASSWORD_RULE, passwordOk } from './accounts';
-import { hashPassword, randomToken, verifyPassword } from './password';
 import {
   Apps,
   Artifacts,

@@ -3,7 +3,7 @@
  * is each field length-prefixed (`<utf8 length>:<text>`). The database computes it on append
  * (cairn_ledger_canonical); this module recomputes it independently to verify a chain.
  */
-import { sha256Hex, utf8Length } from './hash';
+import { sha256Hex, utf8Length } from './crypto';
 import type { LedgerEvent } from './types';
 
 export const GENESIS_HASH = '0'.repeat(64);

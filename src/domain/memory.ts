@@ -3,8 +3,9 @@
  * Every operation is one `Store.call` (one database round trip); artifact bytes go to the blob
  * store around it.
  */
+
+import { sha256Hex } from './crypto';
 import { Invalid, NotFound, Unavailable } from './errors';
-import { sha256Hex } from './hash';
 import { uuidv7 } from './ids';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';

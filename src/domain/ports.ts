@@ -1,5 +1,4 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
-import type { OAuthClient } from '../oauth/clients';
 import type { PlanInput, ServicePlan, Usage } from './limits';
 import type { ApiKeyInfo, Artifact, Entry, LedgerEvent } from './types';
 
@@ -125,6 +124,21 @@ export interface DashboardStore {
 
 /** An outcome of the token endpoint: tokens were stored, or why not (RFC 6749 §5.2). */
 export type TokenOutcome = { scope: string; client_id: string } | { error: string; error_description: string };
+
+/** How an OAuth client proves itself at the token endpoint (RFC 7591 `token_endpoint_auth_method`). */
+export type AuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
+
+/** An OAuth client: registered dynamically, or described by its client ID metadata document (cached until `expires_at`). */
+export interface OAuthClient {
+  id: string;
+  kind: 'registered' | 'metadata_document';
+  name: string;
+  redirect_uris: string[];
+  auth_method: AuthMethod;
+  secret_hash: string | null;
+  metadata: Record<string, unknown>;
+  expires_at: string | null;
+}
 
 /** The OAuth authorization server's records; codes and tokens by hash (src/oauth). */
 export interface OAuthStore {

@@ -4,12 +4,12 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { createOperator } from '../auth/operator';
+import { adminActions } from '../admin';
+import { sameSecret } from '../domain/crypto';
 import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import { planInput } from '../domain/limits';
 import type { BlobStore, Store } from '../domain/ports';
-import { sameSecret } from '../oauth/tokens';
 
 const nameBody = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
@@ -21,7 +21,7 @@ const orgPlanBody = z.object({
 
 export function adminRoutes(store: Store, blobs: BlobStore, token: string | undefined) {
   const app = new Hono();
-  const ops = createOperator(store, 'admin-api');
+  const ops = adminActions(store, 'admin-api');
 
   app.use('*', async (c, next) => {
     if (!token) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');

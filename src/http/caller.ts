@@ -1,8 +1,8 @@
 /** The caller of a request, from its headers: key (by hash), agent identity, project header. */
 import { hashKey, KEY_RE } from '../auth/keys';
+import { accessTokenClient, accessTokenHash } from '../auth/oauth-tokens';
 import { Invalid, Unauthorized } from '../domain/errors';
 import type { Caller } from '../mcp/tool';
-import { accessTokenClient, accessTokenHash } from '../oauth/tokens';
 
 export const DEFAULT_AGENT = 'default';
 const MAX_AGENT = 128;

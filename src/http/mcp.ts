@@ -4,9 +4,9 @@
  * GET) authenticate on their own. 401/403/503 raised inside a tool become the exchange's status.
  */
 import { type Context, Hono } from 'hono';
+import { SCOPE } from '../auth/oauth-tokens';
 import type { Store } from '../domain/ports';
 import type { createMcpEndpoint, Exchange } from '../mcp/server';
-import { SCOPE } from '../oauth/tokens';
 import { parseJson, readLimited } from './body';
 import { BAD_TOKEN, callerFromHeaders, usesBearer } from './caller';
 import { jsonRpcError, KEY_CHALLENGE } from './errors';

@@ -3,9 +3,10 @@
  * order that decides where an error may go. Until the client and its redirect URI are known good,
  * errors are shown on the page (never sent to an unchecked URI); after, they go back to the client.
  */
-import type { Store } from '../domain/ports';
-import { type MetadataFetch, type OAuthClient, resolveClient } from './clients';
-import { SCOPE } from './tokens';
+
+import { SCOPE } from '../auth/oauth-tokens';
+import type { OAuthClient, Store } from '../domain/ports';
+import { type MetadataFetch, resolveClient } from './clients';
 
 export interface AuthorizeRequest {
   client: OAuthClient;

@@ -3,22 +3,9 @@
  * documents (a client_id that is an https URL whose document describes the client).
  */
 import { z } from 'zod';
-import type { Store } from '../domain/ports';
+import type { OAuthClient, Store } from '../domain/ports';
 import { readCapped } from '../http/body';
 import { isIpLiteral, isLocalHostName, isPublicAddress } from './addresses';
-
-export type AuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic';
-
-export interface OAuthClient {
-  id: string;
-  kind: 'registered' | 'metadata_document';
-  name: string;
-  redirect_uris: string[];
-  auth_method: AuthMethod;
-  secret_hash: string | null;
-  metadata: Record<string, unknown>;
-  expires_at: string | null;
-}
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 

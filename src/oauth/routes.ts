@@ -6,10 +6,11 @@
  */
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
-import type { Store, TokenOutcome } from '../domain/ports';
+import { accessTokenHash, newAccessToken, newOpaqueToken, opaqueHash, SCOPE, s256 } from '../auth/oauth-tokens';
+import { sameSecret } from '../domain/crypto';
+import type { OAuthClient, Store, TokenOutcome } from '../domain/ports';
 import { readLimited } from '../http/body';
-import { type MetadataFetch, type OAuthClient, registration, registrationError, resolveClient } from './clients';
-import { accessTokenHash, newAccessToken, newOpaqueToken, opaqueHash, SCOPE, s256, sameSecret } from './tokens';
+import { type MetadataFetch, registration, registrationError, resolveClient } from './clients';
 
 export interface OAuthOptions {
   store: Store;

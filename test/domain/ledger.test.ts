@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/domain/hash';
+import { sha256Hex } from '../../src/domain/crypto';
 import { canonicalEvent, GENESIS_HASH, verifyChain } from '../../src/domain/ledger';
 import type { LedgerEvent } from '../../src/domain/types';
 

@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { connect as tcp } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOperator } from '../../src/auth/operator';
+import { adminActions } from '../../src/admin';
 import type { BlobStore } from '../../src/domain/ports';
 import { startTcpFault, type TcpFault } from '../fixtures/tcp-fault';
 import { connect, headersFor, rawPost, toolCall } from '../helpers/clients';
@@ -129,7 +129,7 @@ describe('the blob store failing, and a client going away', () => {
       };
       return { blobs };
     });
-    const created = await createOperator(app.store, 'test').createOrg('blobs');
+    const created = await adminActions(app.store, 'test').createOrg('blobs');
     key = created.key.secret;
     orgId = created.org.id;
   });

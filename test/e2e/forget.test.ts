@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/domain/hash';
+import { sha256Hex } from '../../src/domain/crypto';
 import { connect, type McpSession } from '../helpers/clients';
 import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
 

@@ -8,8 +8,8 @@ import { serve } from '@hono/node-server';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminActions } from '../../src/admin';
 import { createApp } from '../../src/app';
-import { createOperator } from '../../src/auth/operator';
 import { parseConfig } from '../../src/config';
 import type { Store } from '../../src/domain/ports';
 import { createFsBlobStore } from '../../src/storage/blobs/fs';
@@ -78,7 +78,7 @@ describe.each(PATHS)('round trips per tool call on $name', (path) => {
     db = await createTestDatabase();
     await migratePostgres(db.url);
     opened = await path.open(db);
-    const { org, key } = await createOperator(opened.store, 'test').createOrg('rt');
+    const { org, key } = await adminActions(opened.store, 'test').createOrg('rt');
     orgId = org.id;
     const config = parseConfig({ HOST: '127.0.0.1', CAIRN_DATA_DIR: `/tmp/cairn-rt-${process.pid}` });
     const app = createApp({ config, store: opened.store, blobs: createFsBlobStore(`${config.dataDir}/blobs`) });
@@ -129,7 +129,7 @@ describe.each(PATHS)('round trips per tool call on $name', (path) => {
   });
 
   it('a revoked key is refused on its next call: one round trip, and one to count the failure', async () => {
-    const created = await createOperator(opened.store, 'test').createKey(orgId, 'temp');
+    const created = await adminActions(opened.store, 'test').createKey(orgId, 'temp');
     const { port } = server.address() as AddressInfo;
     const other = await connect('v2', `http://127.0.0.1:${port}/mcp`, { key: created.key.secret, agent: 'temp' });
     expect((await other.call('recall', { query: 'x' })).isError).toBe(false);

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createOperator } from '../../src/auth/operator';
+import { adminActions } from '../../src/admin';
 import type { Store } from '../../src/domain/ports';
 import { startServer } from '../../src/node';
 import { openStore } from '../../src/storage/pg/client';
@@ -55,7 +55,7 @@ export async function startTestServer(
   const vars = { CAIRN_ADMIN_TOKEN: ADMIN_TOKEN, ...(typeof env === 'function' ? env(pgdb) : env) };
   const running =
     db === 'workers' ? await startWrangler(dataDir, pgdb as TestDatabase, vars) : await startNode(dataDir, pgdb, vars);
-  const ops = createOperator(running.store, 'test');
+  const ops = adminActions(running.store, 'test');
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= running.stop();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { bytesToBase64 } from '../../domain/crypto';
 import { Invalid } from '../../domain/errors';
-import { bytesToBase64 } from '../../domain/hash';
 import { artifactOut, id, project, projectOut, scope, text } from '../schemas';
 import { defineTool, projectFields, READ } from '../tool';
 import { withNotice } from './render';

@@ -26,13 +26,13 @@ import type {
   FailureCount,
   Grant,
   Member,
+  OAuthClient,
   OAuthStore,
   Store,
   StoreOp,
   TokenOutcome,
 } from '../../domain/ports';
 import { type ApiKeyInfo, type Artifact, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
-import type { OAuthClient } from '../../oauth/clients';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
 export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;

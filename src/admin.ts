@@ -1,19 +1,23 @@
-/** Operator actions shared by the CLI and the admin API. */
-
-import { normaliseEmail, PASSWORD_RULE, passwordOk } from '../dashboard/accounts';
-import { hashPassword, randomToken } from '../dashboard/password';
-import { Invalid } from '../domain/errors';
-import { UUID_RE, uuidv7 } from '../domain/ids';
-import { verifyChain } from '../domain/ledger';
-import { embeddingText, vectorLiteral } from '../domain/memory';
-import type { BlobStore, Store } from '../domain/ports';
-import { type Embedder, spaceName } from '../embeddings/provider';
-import { newKey } from './keys';
+/**
+ * The installation's administration: what its operator does, from the CLI (`cairn org create`,
+ * `cairn user create`, `cairn sweep`, …) or over the /admin API (src/http/admin.ts) — orgs, keys
+ * and accounts made, orphaned bytes swept, ledgers verified, missing vectors filled in.
+ */
+import { hashPassword, normaliseEmail, PASSWORD_RULE, passwordOk } from './auth/accounts';
+import { newKey } from './auth/keys';
+import { randomToken } from './domain/crypto';
+import { Invalid } from './domain/errors';
+import { UUID_RE, uuidv7 } from './domain/ids';
+import { verifyChain } from './domain/ledger';
+import { embeddingText, vectorLiteral } from './domain/memory';
+import type { BlobStore, Store } from './domain/ports';
+import { type Embedder, spaceName } from './embeddings/provider';
 
 const LEDGER_PAGE = 1000;
 const EMBED_PAGE = 64;
 
-export function createOperator(store: Store, actor: string) {
+/** The operator's actions on the store, recorded in ledgers as `actor` (`cli`, `admin-api`). */
+export function adminActions(store: Store, actor: string) {
   return {
     /** Creates an org with its first key; the secret is returned once and never stored. */
     async createOrg(name: string) {

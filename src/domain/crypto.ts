@@ -1,0 +1,60 @@
+/**
+ * The service's crypto helpers, in one place: SHA-256, random tokens, constant-time comparison,
+ * and the byte encodings they are written in. WebCrypto only, so the same on Node and Workers.
+ */
+const encoder = new TextEncoder();
+
+/** SHA-256 of UTF-8 text or bytes, as lower-case hex. */
+export async function sha256Hex(input: string | Uint8Array): Promise<string> {
+  const bytes = typeof input === 'string' ? encoder.encode(input) : input;
+  const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A random token of `bytes` random bytes, base64url (session, form and OAuth tokens). */
+export function randomToken(bytes = 32): string {
+  return b64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** Whether two byte strings are equal, in time that depends on their length only. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+/** Constant-time comparison of two secrets, through their SHA-256 digests (so their lengths leak nothing). */
+export async function sameSecret(a: string, b: string): Promise<boolean> {
+  const [da, db] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(a)),
+    crypto.subtle.digest('SHA-256', encoder.encode(b)),
+  ]);
+  return sameBytes(new Uint8Array(da), new Uint8Array(db));
+}
+
+/** base64url of bytes, unpadded (RFC 4648 §5). */
+export function b64url(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The bytes of a base64url string; throws when it is not one. */
+export function fromB64url(s: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** Base64 of bytes, without Node's Buffer (the same on Workers). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** Byte length of a string in UTF-8. */
+export function utf8Length(s: string): number {
+  return encoder.encode(s).length;
+}
