@@ -1,0 +1,102 @@
+/**
+ * The layers hold (docs/design.md, "Layers"): src/domain imports none of the outer layers, and
+ * no import cycle runs through src, neither between files nor between its folders (each
+ * first-level folder, and each top-level file, is one node: src/domain, src/mcp, src/config.ts).
+ *
+ * Type-only imports count: `import type` is erased from the JavaScript, but it still ties the
+ * importer to the other layer's definitions, so a change there breaks the importer's build, and
+ * the type's owner is then in the wrong layer.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { type Cycle, cycles, type ImportEdge, importGraph, specifiers } from './helpers/import-graph';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const edges = importGraph(root, 'src');
+const local = edges.filter((e) => e.local);
+
+/** What the domain may not import: the outer layers of this service, and the frameworks. */
+const OUTSIDE_DOMAIN = ['src/mcp/', 'src/http/', 'src/oauth/', 'src/dashboard/', 'src/storage/'];
+const FRAMEWORKS = /^(hono|@hono\/|@modelcontextprotocol\/|drizzle-orm|pg$|@neondatabase\/|@electric-sql\/)/;
+
+/** src/domain/ports.ts → domain; src/config.ts → config.ts. */
+const folderOf = (file: string) => file.split('/')[1] as string;
+const show = (e: ImportEdge) => `${e.from} imports ${e.to}`;
+/** A cycle's path, and the rest of its knot when there is more to it than this path. */
+const describeCycle = ({ nodes, path }: Cycle) => {
+  const others = nodes.filter((n) => !path.includes(n));
+  return `${path.join(' → ')}${others.length ? ` (knotted with ${others.join(', ')})` : ''}`;
+};
+
+describe('architecture', () => {
+  it('reads the imports of every file in src', () => {
+    expect(new Set(edges.map((e) => e.from)).size).toBeGreaterThan(50);
+    expect(local.some((e) => e.from === 'src/app.ts' && e.to === 'src/domain/ports.ts')).toBe(true);
+  });
+
+  it('keeps src/domain free of the outer layers and of the frameworks', () => {
+    const fromDomain = edges.filter((e) => e.from.startsWith('src/domain/'));
+    const forbidden = fromDomain.filter((e) =>
+      e.local ? OUTSIDE_DOMAIN.some((layer) => e.to.startsWith(layer)) : FRAMEWORKS.test(e.to),
+    );
+    expect(forbidden.map(show)).toEqual([]);
+  });
+
+  it('has no import cycle between files', () => {
+    const found = cycles(local.map((e) => [e.from, e.to]));
+    expect(found.map(describeCycle)).toEqual([]);
+  });
+
+  it('has no import cycle between the folders of src', () => {
+    const between = local.filter((e) => folderOf(e.from) !== folderOf(e.to));
+    const found = cycles(between.map((e) => [folderOf(e.from), folderOf(e.to)]));
+    // each step of a cycle named with one import that makes it
+    const evidence = (path: string[]) =>
+      path
+        .slice(1)
+        .map((to, i) => between.find((e) => folderOf(e.from) === path[i] && folderOf(e.to) === to) as ImportEdge)
+        .map(show);
+    expect(found.map((c) => `${describeCycle(c)}: ${evidence(c.path).join('; ')}`)).toEqual([]);
+  });
+});
+
+describe('the architecture checks themselves', () => {
+  it('find every kind of import, and none in comments or strings', () => {
+    const source = [
+      "import { a } from './a';",
+      "import type { B } from '../b';",
+      'import {',
+      '  c,',
+      '  type D,',
+      "} from './cd';",
+      "export { e } from './e';",
+      "export type * from './f';",
+      "import './g';",
+      "const h = await import('./h');",
+      "// import { x } from './commented';",
+      "/* import { y } from './blocked'; */",
+      "const url = 'https://example.com'; // a comment after a string with //",
+      'const s = "import { z } from \'./quoted\'";',
+    ].join('\n');
+    expect(specifiers(source).sort()).toEqual(['../b', './a', './cd', './e', './f', './g', './h']);
+  });
+
+  it('name a cycle as a closed path, and none in a tree', () => {
+    expect(
+      cycles([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ]),
+    ).toEqual([{ nodes: ['a', 'b', 'c'], path: ['a', 'b', 'c', 'a'] }]);
+    expect(cycles([['a', 'a']])).toEqual([{ nodes: ['a'], path: ['a', 'a'] }]);
+    expect(
+      cycles([
+        ['a', 'b'],
+        ['a', 'c'],
+        ['b', 'c'],
+      ]),
+    ).toEqual([]);
+  });
+});
