@@ -118,6 +118,33 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
     expect(await migrate(fresh)).toEqual({ migrations: [], functions: [] });
   });
 
+  it('changes a signature: a versioned migration drops the old one, its file makes the new one', async () => {
+    const db = await rawDatabase(kind);
+    try {
+      const sources = readSources();
+      await migrate(db, sources);
+      const drop = { tag: '9999_probe', when: Date.now() + 1e9, sql: 'DROP FUNCTION cairn_sha256(text);' };
+      const functions = sources.functions.map((f) =>
+        f.path === 'entries/cairn_sha256.sql'
+          ? {
+              ...f,
+              sql: `CREATE OR REPLACE FUNCTION cairn_sha256(p text, p_salt text DEFAULT '') RETURNS text
+                LANGUAGE sql IMMUTABLE AS $$ SELECT encode(sha256(convert_to(p_salt || p, 'UTF8')), 'hex') $$;`,
+            }
+          : f,
+      );
+      const report = await migrate(db, { migrations: [...sources.migrations, drop], functions });
+      expect(report.migrations).toEqual(['9999_probe']);
+      expect(report.functions).toHaveLength(functions.length); // a migration ran: every file again
+      const signatures = await db.query(
+        `SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'cairn_sha256'`,
+      );
+      expect(signatures).toEqual([{ args: 'p text, p_salt text' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
   describe.each(RELEASES)('from release $commit', (release) => {
     let old: RawDb;
     beforeAll(async () => {
