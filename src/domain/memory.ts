@@ -7,81 +7,26 @@
 import { sha256Hex } from './crypto';
 import { Invalid, NotFound, Unavailable } from './errors';
 import { uuidv7 } from './ids';
+import type {
+  ArtifactGetArgs,
+  ArtifactPutArgs,
+  EmbeddingArgs,
+  ForgetArgs,
+  PlanArgs,
+  RecallArgs,
+  SpaceArgs,
+  WriteArgs,
+} from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
-import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
+import type { BlobStore, CallIdentity, Semantic, Store, StoreOps } from './ports';
 import { expandQuery } from './query';
-import {
-  type Artifact,
-  type Entry,
-  type Kind,
-  type LedgerEvent,
-  type PlanStep,
-  type Scope,
-  withIsoTimes,
-} from './types';
+import { withIsoTimes } from './types';
 
 export interface MemoryDeps {
   store: Store;
   blobs: BlobStore;
   /** Semantic recall, when configured and the database holds vectors. */
   semantic?: Semantic | undefined;
-}
-
-interface Common {
-  scope?: Scope | undefined;
-  tags?: string[] | undefined;
-  metadata?: Record<string, unknown> | undefined;
-}
-
-export interface WriteInput extends Common {
-  content: string;
-  rationale?: string | undefined;
-  source?: string | undefined;
-  supersedes?: string | undefined;
-  ttl_seconds?: number | undefined;
-}
-
-export interface PlanInput extends Common {
-  id?: string | undefined;
-  title?: string | undefined;
-  steps?: PlanStep[] | undefined;
-  status?: PlanStatus | undefined;
-}
-
-export interface RecallInput {
-  query: string;
-  scope?: Scope | undefined;
-  kinds?: Kind[] | undefined;
-  tags?: string[] | undefined;
-  agent?: string | undefined;
-  since?: string | undefined;
-  until?: string | undefined;
-  limit?: number | undefined;
-  include_superseded?: boolean | undefined;
-}
-
-export interface SpaceInput {
-  view?: 'overview' | 'projects' | 'agents' | 'ledger' | undefined;
-  scope?: Scope | undefined;
-  entry_id?: string | undefined;
-  agent?: string | undefined;
-  since?: string | undefined;
-  limit?: number | undefined;
-}
-
-export interface ArtifactPutInput {
-  name: string;
-  bytes: Uint8Array;
-  content_type: string;
-  scope?: Scope | undefined;
-  metadata?: Record<string, unknown> | undefined;
-}
-
-export interface ArtifactGetInput {
-  id?: string | undefined;
-  name?: string | undefined;
-  version?: number | undefined;
-  scope?: Scope | undefined;
 }
 
 /** A vector as Postgres (pgvector) reads it. */
@@ -125,7 +70,7 @@ export function createMemoryService(deps: MemoryDeps) {
    * The vector of a text, as store arguments (`embedding`, `embedding_model`); none when semantic
    * recall is off or its provider fails, and the call goes on without it.
    */
-  async function embedding(text: string | undefined): Promise<Record<string, unknown>> {
+  async function embedding(text: string | undefined): Promise<EmbeddingArgs> {
     if (!semantic || !text?.trim()) return {};
     const vector = await semantic.vectorOf(text);
     return vector ? { embedding: vectorLiteral(vector), embedding_model: semantic.model } : {};
@@ -141,7 +86,7 @@ export function createMemoryService(deps: MemoryDeps) {
   }
 
   return {
-    async write(tool: WriteTool, who: CallIdentity, input: WriteInput) {
+    async write(tool: WriteTool, who: CallIdentity, input: WriteArgs) {
       const w = WRITES[tool];
       const r = await store.call('write', who, {
         ...input,
@@ -153,13 +98,13 @@ export function createMemoryService(deps: MemoryDeps) {
         ...(await embedding(embeddingText(input))),
       });
       return {
-        entry: withIsoTimes(r.entry as Entry),
+        entry: withIsoTimes(r.entry),
         deduplicated: r.deduplicated === true,
-        project: r.project as string | null,
+        project: r.project,
       };
     },
 
-    async plan(who: CallIdentity, input: PlanInput) {
+    async plan(who: CallIdentity, input: PlanArgs) {
       const update = input.id !== undefined;
       if (!update && input.title === undefined) {
         throw new Invalid('title', 'required to create a plan (or pass id to update one)');
@@ -181,30 +126,29 @@ export function createMemoryService(deps: MemoryDeps) {
         // a change of status alone keeps the plan's vector
         ...(await embedding(embeddingText({ title: input.title, steps: input.steps }))),
       });
-      return { entry: withIsoTimes(r.entry as Entry), project: r.project as string | null };
+      return { entry: withIsoTimes(r.entry), project: r.project };
     },
 
-    async recall(who: CallIdentity, input: RecallInput) {
+    async recall(who: CallIdentity, input: RecallArgs) {
       const query = input.query.trim();
       const r = await store.call('recall', who, {
         ...input,
         query: expandQuery(query),
         ...(await embedding(query)),
       });
-      const hits = (r.hits as (Entry & { score: number })[]).map((h) => withIsoTimes(h));
-      return { hits, project: r.project as string | null, scope: r.scope as Scope };
+      return { hits: r.hits.map((h) => withIsoTimes(h)), project: r.project, scope: r.scope };
     },
 
-    async space(who: CallIdentity, input: SpaceInput) {
-      const r = await store.call('space', who, { ...input });
-      const events = (list: unknown) => (list as LedgerEvent[]).map((e) => withIsoTimes(e));
-      if (r.events) return { events: events(r.events) };
-      if (r.projects) return { projects: (r.projects as object[]).map((p) => withIsoTimes(p)) };
-      if (r.agents) return { agents: (r.agents as object[]).map((a) => withIsoTimes(a)) };
-      return { ...r, recent: events(r.recent) };
+    async space(who: CallIdentity, input: SpaceArgs): Promise<StoreOps['space']['result']> {
+      const r = await store.call('space', who, input);
+      const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
+      if (r.events) return { events: isoAll(r.events) };
+      if (r.projects) return { projects: isoAll(r.projects) };
+      if (r.agents) return { agents: isoAll(r.agents) };
+      return { ...r, recent: isoAll(r.recent ?? []) };
     },
 
-    async artifactPut(who: CallIdentity, input: ArtifactPutInput) {
+    async artifactPut(who: CallIdentity, input: ArtifactPutArgs) {
       const orgId = await orgOf(who.keyHash);
       const id = uuidv7();
       const blobKey = `${orgId}/${id}`;
@@ -224,7 +168,7 @@ export function createMemoryService(deps: MemoryDeps) {
           sha256: await sha256Hex(input.bytes),
           blob_key: blobKey,
         });
-        return { artifact: withIsoTimes(r.artifact as Artifact), project: r.project as string | null };
+        return { artifact: withIsoTimes(r.artifact), project: r.project };
       } catch (err) {
         // refused: the bytes go. Unavailable: the row may have been written before the answer was
         // lost, so the bytes stay; if the row was not written, the sweep finds them.
@@ -233,24 +177,24 @@ export function createMemoryService(deps: MemoryDeps) {
       }
     },
 
-    async artifactGet(who: CallIdentity, input: ArtifactGetInput) {
+    async artifactGet(who: CallIdentity, input: ArtifactGetArgs) {
       const r = await store.call('artifact_get', who, { ...input });
-      const artifact = withIsoTimes(r.artifact as Artifact);
-      const bytes = await blobs.get(r.blob_key as string).catch((err) => {
+      const artifact = withIsoTimes(r.artifact);
+      const bytes = await blobs.get(r.blob_key).catch((err) => {
         console.error('[cairn] artifact store: get failed', err instanceof Error ? err.message : err);
         throw new Unavailable('the artifact store could not be read; retry shortly');
       });
       if (!bytes) throw new NotFound(`the bytes of artifact ${artifact.id} are missing from storage`);
-      return { artifact, bytes, project: r.project as string | null };
+      return { artifact, bytes, project: r.project };
     },
 
-    async forget(who: CallIdentity, input: { ids: string[]; reason?: string | undefined }) {
+    async forget(who: CallIdentity, input: ForgetArgs) {
       const r = await store.call('forget', who, { ids: input.ids, reason: input.reason });
       // forgotten: the rows are gone; bytes the blob store fails to delete now, the sweep deletes
-      await blobs.delete(r.blob_keys as string[]).catch((err) => {
+      await blobs.delete(r.blob_keys).catch((err) => {
         console.error('[cairn] forget: artifact bytes left for the sweep', err instanceof Error ? err.message : err);
       });
-      return { forgotten: r.forgotten as string[], not_found: r.not_found as string[] };
+      return { forgotten: r.forgotten, not_found: r.not_found };
     },
   };
 }

@@ -1,5 +1,6 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
 import type { PlanInput, ServicePlan, Usage } from './limits';
+import type { StoreOp, StoreOps } from './operations';
 import type { ApiKeyInfo, Artifact, Entry, LedgerEvent } from './types';
 
 /** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
@@ -9,8 +10,7 @@ export interface CallIdentity {
   project: string | null;
 }
 
-/** One operation = one database round trip, authentication and ledger included. */
-export type StoreOp = 'write' | 'plan' | 'recall' | 'space' | 'artifact_put' | 'artifact_get' | 'forget';
+export type { StoreOp, StoreOps };
 
 export interface NewKey {
   id: string;
@@ -193,7 +193,8 @@ export interface Grant {
 }
 
 export interface Store {
-  call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** One operation = one database round trip, authentication and ledger included. */
+  call<Op extends StoreOp>(op: Op, who: CallIdentity, args: StoreOps[Op]['args']): Promise<StoreOps[Op]['result']>;
   /** Authenticates a key on its own (requests that carry no tool call), within its key's rate. */
   whoami(keyHash: string): Promise<{ org_id: string }>;
   /**

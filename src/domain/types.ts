@@ -1,62 +1,14 @@
-/** Shapes the service returns; they match the tools' output schemas. */
-export type Scope = 'org' | 'project' | 'agent';
-export const SCOPES = ['org', 'project', 'agent'] as const;
-export const KINDS = ['memory', 'observation', 'plan', 'decision', 'note'] as const;
-export type Kind = (typeof KINDS)[number];
-
-export interface PlanStep {
-  text: string;
-  status: string;
-}
-
-export interface Entry {
-  id: string;
-  kind: Kind;
-  content: string;
-  rationale: string | null;
-  source: string | null;
-  title: string | null;
-  status: string | null;
-  steps: PlanStep[] | null;
-  tags: string[];
-  scope: Scope;
-  project: string | null;
-  agent: string;
-  metadata: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  supersedes: string | null;
-  superseded_by: string | null;
-  expires_at: string | null;
-}
-
-export interface Artifact {
-  id: string;
-  name: string;
-  version: number;
-  size: number;
-  sha256: string;
-  content_type: string;
-  scope: Scope;
-  project: string | null;
-  agent: string;
-  metadata: Record<string, unknown>;
-  created_at: string;
-}
-
-export interface LedgerEvent {
-  seq: number;
-  at: string;
-  agent: string;
-  op: string;
-  entry_id: string | null;
-  project: string | null;
-  content_sha256: string | null;
-  reason: string | null;
-  prev_hash: string;
-  hash: string;
-}
+/** Shapes the service returns that are not the tools' (those are inferred in schemas.ts). */
+export {
+  type Artifact,
+  type Entry,
+  KINDS,
+  type Kind,
+  type LedgerEvent,
+  type PlanStep,
+  SCOPES,
+  type Scope,
+} from './schemas';
 
 export interface ApiKeyInfo {
   id: string;

@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { uuidv7 } from '../../src/domain/ids';
 import { pgMigrationClient } from '../../src/storage/pg/client';
 import type { MigrationClient } from '../../src/storage/pg/migrate';
 import { createTestDatabase } from './postgres';
@@ -44,4 +45,54 @@ export async function rawDatabase(kind: RawKind): Promise<RawDb> {
       await db.drop();
     },
   };
+}
+
+/** The key every org made by `inTransaction` has (its hash, as the tool functions take it). */
+export const TEST_KEY_HASH = 'sql-test-key-hash';
+
+/**
+ * Runs `body` in a transaction holding one new org (and its key, TEST_KEY_HASH), then rolls
+ * everything back, so tests calling SQL functions directly leave nothing behind.
+ */
+export async function inTransaction(db: RawDb, body: (org: string) => Promise<void>): Promise<void> {
+  await db.exec('BEGIN');
+  try {
+    const org = uuidv7();
+    const key = { id: uuidv7(), hash: TEST_KEY_HASH, prefix: 'svc_t', name: 't' };
+    await db.query(`SELECT cairn_admin_create_org($1::uuid, 'o', $2::jsonb, 'test')`, [org, JSON.stringify(key)]);
+    await body(org);
+  } finally {
+    await db.exec('ROLLBACK');
+  }
+}
+
+/** The SQLSTATE, message and JSON detail a statement raises, or undefined; the transaction goes on. */
+export async function raised(db: RawDb, sql: string, params: unknown[] = []) {
+  await db.exec('SAVEPOINT probe');
+  try {
+    await db.query(sql, params);
+    return undefined;
+  } catch (err) {
+    const e = err as { code?: string; detail?: string; message: string };
+    return { code: e.code, message: e.message, detail: e.detail ? JSON.parse(e.detail) : undefined };
+  } finally {
+    await db.exec('ROLLBACK TO SAVEPOINT probe');
+  }
+}
+
+/** A tool function called as the service calls it, with TEST_KEY_HASH: `SELECT cairn_<op>(…)`. */
+export async function callTool<T = Record<string, unknown>>(
+  db: RawDb,
+  fn: string,
+  agent: string,
+  project: string | null,
+  args: Record<string, unknown>,
+): Promise<T> {
+  const rows = await db.query(`SELECT ${fn}($1, $2, $3, $4::jsonb) AS r`, [
+    TEST_KEY_HASH,
+    agent,
+    project,
+    JSON.stringify(args),
+  ]);
+  return rows[0]?.r as T;
 }

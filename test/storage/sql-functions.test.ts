@@ -6,61 +6,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
 import { migrate } from '../../src/storage/pg/migrate';
-import { RAW_KINDS, type RawDb, rawDatabase } from '../helpers/raw-db';
+import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase } from '../helpers/raw-db';
 
-const KEY_HASH = 'sql-test-key-hash';
 const PROJECT = 'github.com/acme/widgets';
 
 describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
   let db: RawDb;
   const one = async (sql: string, params: unknown[] = []) => (await db.query(sql, params))[0]?.r;
 
-  /** Runs `body` in a transaction with one org and its key, then rolls everything back. */
-  async function inTransaction(body: (org: string) => Promise<void>) {
-    await db.exec('BEGIN');
-    try {
-      const org = uuidv7();
-      const key = { id: uuidv7(), hash: KEY_HASH, prefix: 'svc_t', name: 't' };
-      await db.query(`SELECT cairn_admin_create_org($1::uuid, 'o', $2::jsonb, 'test')`, [org, JSON.stringify(key)]);
-      await body(org);
-    } finally {
-      await db.exec('ROLLBACK');
-    }
-  }
+  const inTx = (body: (org: string) => Promise<void>) => inTransaction(db, body);
+  const raisedBy = (sql: string) => raised(db, sql);
 
-  /** The SQLSTATE and detail a statement raises; the transaction goes on (a savepoint). */
-  async function raised(sql: string, params: unknown[] = []) {
-    await db.exec('SAVEPOINT probe');
-    try {
-      await db.query(sql, params);
-      return undefined;
-    } catch (err) {
-      const e = err as { code?: string; detail?: string; message: string };
-      return { code: e.code, message: e.message, detail: e.detail ? JSON.parse(e.detail) : undefined };
-    } finally {
-      await db.exec('ROLLBACK TO SAVEPOINT probe');
-    }
-  }
+  const write = (agent: string, args: Record<string, unknown>) =>
+    callTool<{ entry: { id: string } }>(db, 'cairn_write', agent, PROJECT, {
+      kind: 'memory',
+      op: 'remember',
+      id: uuidv7(),
+      ...args,
+    });
 
-  const write = (agent: string, args: Record<string, unknown>, project: string | null = PROJECT) =>
-    one(`SELECT cairn_write($1, $2, $3, $4::jsonb) AS r`, [
-      KEY_HASH,
-      agent,
-      project,
-      JSON.stringify({ kind: 'memory', op: 'remember', id: uuidv7(), ...args }),
-    ]) as Promise<{ entry: { id: string } }>;
-
-  const recall = async (agent: string, args: Record<string, unknown>, project: string | null = PROJECT) =>
-    (
-      (await one(`SELECT cairn_recall($1, $2, $3, $4::jsonb) AS r`, [
-        KEY_HASH,
-        agent,
-        project,
-        JSON.stringify(args),
-      ])) as {
-        hits: { id: string; content: string; score: number }[];
-      }
-    ).hits;
+  const recall = async (agent: string, args: Record<string, unknown>) =>
+    (await callTool<{ hits: { id: string; score: number }[] }>(db, 'cairn_recall', agent, PROJECT, args)).hits;
 
   beforeAll(async () => {
     db = await rawDatabase(kind);
@@ -87,7 +53,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
       ['agent', null, ['mineP', 'mineQ', 'mineNoProject']],
     ];
     it.each(cases)('a %s read in project %s sees exactly its entries', async (scope, project, visible) => {
-      await inTransaction(async () => {
+      await inTx(async () => {
         const seen: string[] = [];
         for (const [name, [eScope, eProject, eAgent]] of Object.entries(entries)) {
           const r = await one('SELECT cairn_in_scope($1, $2, $3, $4, $5, $6) AS r', [
@@ -107,7 +73,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
 
   describe('recall scoring', () => {
     it('cairn_recall_score is BM25 (k1 1.2, b 0.15, a term once, length in distinct lexemes) plus 4 per identifier named', async () => {
-      await inTransaction(async (org) => {
+      await inTx(async (org) => {
         const { entry } = await write('me', { content: 'deploy deploy the widgets with scripts/deploy.sh' });
         const row = (
           await db.query(
@@ -124,7 +90,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
 
     it('ranks the rarer term first, boosts a named identifier, and never shows another agent’s private entry', async () => {
-      await inTransaction(async () => {
+      await inTx(async () => {
         for (let i = 0; i < 6; i++) await write('a', { content: `the cache is warm on node ${i}` });
         const rare = await write('a', { content: 'the cache eviction policy is lru' });
         const named = await write('a', { content: 'cache settings live in src/cache/config.ts' });
@@ -140,7 +106,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
 
     it('leaves out superseded and expired entries unless asked', async () => {
-      await inTransaction(async () => {
+      await inTx(async () => {
         const old = await write('a', { content: 'the build uses webpack' });
         const current = await write('a', { content: 'the build uses vite', supersedes: old.entry.id });
         await write('a', { content: 'the build uses gulp', ttl_seconds: -1 });
@@ -163,13 +129,13 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
       (await db.query('SELECT month_calls::int AS calls FROM org_usage WHERE org_id = $1', [org]))[0]?.calls;
 
     it('counts tool calls exactly up to the monthly quota, then refuses with the limit named', async () => {
-      await inTransaction(async (org) => {
+      await inTx(async (org) => {
         await plan(org, { tool_calls_per_month: 2 });
         await setOrg(org);
         expect(await meter('write')).toBe(7); // passes its argument through
         expect(await meter('request')).toBe(7); // a request without a tool call is not a tool call
         expect(await meter('recall')).toBe(7);
-        const refused = await raised(`SELECT cairn_meter('write', 7)`);
+        const refused = await raisedBy(`SELECT cairn_meter('write', 7)`);
         expect(refused?.code).toBe('CN429');
         expect(refused?.detail).toMatchObject({ limit: 'tool_calls_per_month', plan: 'p', value: 2, used: 2 });
         expect(await usage(org)).toBe(2);
@@ -177,7 +143,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
 
     it('starts the count again in a new month', async () => {
-      await inTransaction(async (org) => {
+      await inTx(async (org) => {
         await plan(org, { tool_calls_per_month: 2 });
         await db.query(
           `UPDATE org_usage SET month = (cairn_month_start(now()) - interval '1 month')::date, month_calls = 2 WHERE org_id = $1`,
@@ -190,13 +156,13 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
 
     it("limits a key's rate, counting every request, and says when to retry", async () => {
-      await inTransaction(async (org) => {
+      await inTx(async (org) => {
         await plan(org, { requests_per_minute: 2 });
         const key = (await db.query('SELECT id FROM api_keys WHERE org_id = $1', [org]))[0]?.id as string;
         await setOrg(org, key);
         await meter('request');
         await meter('write');
-        const refused = await raised(`SELECT cairn_meter('request', 7)`);
+        const refused = await raisedBy(`SELECT cairn_meter('request', 7)`);
         expect(refused?.code).toBe('CN429');
         expect(refused?.detail).toMatchObject({ limit: 'requests_per_minute', value: 2, window: 60 });
         expect(refused?.detail.retry_after).toBeGreaterThan(0);
@@ -205,7 +171,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
 
     it('lets a read commit without waiting for the disk, never a write', async () => {
-      await inTransaction(async (org) => {
+      await inTx(async (org) => {
         await setOrg(org);
         await meter('write');
         expect(await one(`SELECT current_setting('synchronous_commit') AS r`)).toBe('on');

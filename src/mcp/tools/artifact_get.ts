@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { bytesToBase64 } from '../../domain/crypto';
 import { Invalid } from '../../domain/errors';
-import { artifactOut, id, project, projectOut, scope, text } from '../schemas';
+import { artifactGetInput } from '../../domain/operations';
+import { artifactOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, READ } from '../tool';
 import { withNotice } from './render';
 
@@ -12,13 +13,7 @@ export const artifactGet = defineTool({
   title: 'Get artifact',
   description:
     'Fetch an artifact by id, or by name (the latest version unless version is given; the current project is looked in before org-wide artifacts). Returns the bytes as an embedded resource plus the metadata.',
-  input: z.object({
-    id: id.optional(),
-    name: text(1, 256).optional(),
-    version: z.number().int().min(1).optional(),
-    scope: scope.optional(),
-    project: project.optional(),
-  }),
+  input: artifactGetInput,
   output: z.object({ artifact: artifactOut, ...projectOut }),
   annotations: READ,
   async handler(input, ctx) {

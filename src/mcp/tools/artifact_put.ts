@@ -1,30 +1,18 @@
 import { z } from 'zod';
 import { Invalid } from '../../domain/errors';
-import { artifactOut, metadata, project, projectOut, scope, text } from '../schemas';
+import { artifactPutInput } from '../../domain/operations';
+import { artifactOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, WRITE } from '../tool';
 import { withNotice } from './render';
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const name = text(1, 256).refine((s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s), 'must not contain control characters');
 
 export const artifactPut = defineTool({
   name: 'artifact_put',
   title: 'Store artifact',
   description:
     'Store a file-like artifact (a report, a patch, a generated file) under a name. Pass exactly one of content (UTF-8 text) or content_base64 (bytes). Storing the same name again in the same project and scope adds a new version.',
-  input: z.object({
-    name: name.describe('1–256 characters, no control characters; a label, never a path on the server.'),
-    content: z.string().optional().describe('The artifact as UTF-8 text.'),
-    content_base64: z.string().optional().describe('The artifact bytes, base64-encoded.'),
-    content_type: text(1, 255)
-      .regex(/^[\x21-\x7e]+(\s*;\s*[\x21-\x7e]+)*$/, 'must be a media type such as text/markdown')
-      .optional()
-      .describe('Media type; defaults to text/plain for content and application/octet-stream for content_base64.'),
-    metadata: metadata.optional(),
-    scope: scope.optional(),
-    project: project.optional(),
-  }),
+  input: artifactPutInput,
   output: z.object({ artifact: artifactOut, ...projectOut }),
   annotations: WRITE,
   async handler(input, ctx) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Invalid } from '../../domain/errors';
-import { id, project, text } from '../schemas';
+import { forgetInput } from '../../domain/operations';
 import { defineTool } from '../tool';
 
 export const forget = defineTool({
@@ -8,12 +8,7 @@ export const forget = defineTool({
   title: 'Forget',
   description:
     'Permanently delete entries or artifact versions by id: their content and bytes are purged. The ledger keeps who forgot what, when and why, with a hash of the content but not the content.',
-  input: z.object({
-    id: id.optional(),
-    ids: z.array(id).min(1).max(100, 'at most 100 ids per call').optional(),
-    reason: text(1, 1024).optional().describe('Why; kept in the ledger.'),
-    project: project.optional(),
-  }),
+  input: forgetInput,
   output: z.object({ forgotten: z.array(z.string()), not_found: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async handler(input, ctx) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { content, entryOut, metadata, project, projectOut, scope, tags } from '../schemas';
+import { noteInput } from '../../domain/operations';
+import { entryOut, projectOut } from '../../domain/schemas';
 import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
@@ -8,13 +9,7 @@ export const note = defineTool({
   title: 'Note',
   description:
     "Keep a working note. Notes are private to the calling agent (scope agent) unless another scope is given; other agents never see an agent's private notes.",
-  input: z.object({
-    content,
-    tags: tags.optional(),
-    metadata: metadata.optional(),
-    scope: scope.optional().describe('Defaults to agent (private to the caller).'),
-    project: project.optional(),
-  }),
+  input: noteInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,
   async handler(input, ctx) {

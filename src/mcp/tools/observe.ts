@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { content, entryOut, projectOut, text, ttlSeconds, writeOptions } from '../schemas';
+import { observeInput } from '../../domain/operations';
+import { entryOut, projectOut } from '../../domain/schemas';
 import { defineTool, WRITE } from '../tool';
 import { writeEntry } from './write';
 
@@ -8,12 +9,7 @@ export const observe = defineTool({
   title: 'Observe',
   description:
     'Record something the agent saw happen (a test result, an error, a user reaction), optionally with where it came from. Observations are recalled like memories.',
-  input: z.object({
-    content,
-    source: text(1, 512).optional().describe('Where the observation came from: a command, URL, file or tool.'),
-    ttl_seconds: ttlSeconds.optional(),
-    ...writeOptions,
-  }),
+  input: observeInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,
   async handler(input, ctx) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PLAN_STATUSES } from '../../domain/plans';
-import { entryOut, id, projectOut, step, text, writeOptions } from '../schemas';
+import { planInput } from '../../domain/operations';
+import { entryOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, WRITE } from '../tool';
 import { where, withNotice } from './render';
 
@@ -9,17 +9,7 @@ export const plan = defineTool({
   title: 'Plan',
   description:
     'Create a plan (title, optional steps and status) or update one (id plus any of title, steps, status). Plan status moves draft → active → done or abandoned (draft → abandoned too); done and abandoned are final. Step status is todo, doing, done or skipped. Each update bumps version.',
-  input: z.object({
-    id: id.optional().describe('Id of the plan to update; omit to create a plan.'),
-    title: text(1, 512).optional().describe('Required when creating.'),
-    steps: z
-      .array(step)
-      .max(100, 'at most 100 steps')
-      .optional()
-      .describe('The whole list of steps; replaces the current one on update.'),
-    status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft is given.'),
-    ...writeOptions,
-  }),
+  input: planInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,
   async handler(input, ctx) {

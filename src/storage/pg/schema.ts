@@ -1,6 +1,6 @@
 /**
  * The one drizzle schema of Cairn. Every table that holds an org's data carries `org_id` and is
- * protected by forced row-level security (see drizzle/0001_*.sql): a query sees only the rows of
+ * protected by forced row-level security (policies in drizzle/): a query sees only the rows of
  * the org named by the transaction-local setting `cairn.org`, which the per-call SQL functions set
  * after authenticating the API key. `object_ids` holds no org data: it only records that an id
  * exists somewhere, so that an id of another org can be answered 403 instead of "not found".

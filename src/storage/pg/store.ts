@@ -1,6 +1,6 @@
 /**
- * The Postgres store: every operation is one statement calling a SQL function from
- * drizzle/0001_rls_and_functions.sql, so a tool call costs one database round trip on any
+ * The Postgres store: every operation is one statement calling a SQL function (sql/, listed with
+ * its callers in docs/sql-functions.md), so a tool call costs one database round trip on any
  * driver. Works on any drizzle Postgres database (PGlite, node-postgres, Neon).
  */
 import { type SQL, sql } from 'drizzle-orm';
@@ -17,6 +17,7 @@ import {
   Unavailable,
 } from '../../domain/errors';
 import type { ServicePlan, Usage } from '../../domain/limits';
+import type { EmbeddingArgs } from '../../domain/operations';
 import type {
   AdminStore,
   CallIdentity,
@@ -30,6 +31,7 @@ import type {
   OAuthStore,
   Store,
   StoreOp,
+  StoreOps,
   TokenOutcome,
 } from '../../domain/ports';
 import { type ApiKeyInfo, type Artifact, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
@@ -236,16 +238,17 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
   return {
     dashboard,
     oauth,
-    call(op: StoreOp, who: CallIdentity, args: Record<string, unknown>) {
-      const { embedding, embedding_model, ...rest } = args;
+    call<Op extends StoreOp>(op: Op, who: CallIdentity, args: StoreOps[Op]['args']) {
+      type Result = StoreOps[Op]['result'];
+      const { embedding, embedding_model, ...rest } = args as StoreOps[Op]['args'] & EmbeddingArgs;
       // cairn_meter counts the call and checks its limits at the end of the same statement
       if ((op === 'write' || op === 'plan') && typeof embedding === 'string') {
         // the entry's vector is stored by the same statement (cairn_vector_put)
-        return one<Record<string, unknown>>(
+        return one<Result>(
           sql`SELECT cairn_meter(${op}, cairn_vector_put(${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(rest)}::jsonb), ${embedding_model}, ${embedding})) AS r`,
         );
       }
-      return one<Record<string, unknown>>(
+      return one<Result>(
         sql`SELECT cairn_meter(${op}, ${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(args)}::jsonb)) AS r`,
       );
     },

@@ -1,9 +1,18 @@
-/** zod pieces shared by the tools: argument rules and the output shapes of entries and artifacts. */
+/**
+ * The contract's zod pieces: argument rules shared by the operations (operations.ts) and the
+ * shapes of what they return — entries, hits, artifacts, ledger events. The TypeScript types of
+ * those shapes are inferred from here, and a test checks that the JSON the SQL functions build
+ * has exactly these keys (test/storage/contract.test.ts).
+ */
 import { z } from 'zod';
-import { UUID_RE } from '../domain/ids';
-import { MAX_CONTENT } from '../domain/limits';
-import { STEP_STATUSES } from '../domain/plans';
-import { KINDS, SCOPES } from '../domain/types';
+import { UUID_RE } from './ids';
+import { MAX_CONTENT } from './limits';
+import { STEP_STATUSES } from './plans';
+
+export const SCOPES = ['org', 'project', 'agent'] as const;
+export type Scope = (typeof SCOPES)[number];
+export const KINDS = ['memory', 'observation', 'plan', 'decision', 'note'] as const;
+export type Kind = (typeof KINDS)[number];
 
 export const MAX_METADATA_BYTES = 4096;
 
@@ -122,6 +131,9 @@ export const artifactOut = z.object({
   created_at: time,
 });
 
+/** A recall hit: an entry and its score (cairn_hit_json). */
+export const hitOut = entryOut.extend({ score: z.number() });
+
 export const eventOut = z.object({
   seq: z.number().int(),
   at: time,
@@ -134,6 +146,12 @@ export const eventOut = z.object({
   prev_hash: z.string(),
   hash: z.string(),
 });
+
+export type Entry = z.output<typeof entryOut>;
+export type PlanStep = NonNullable<Entry['steps']>[number];
+export type Hit = z.output<typeof hitOut>;
+export type Artifact = z.output<typeof artifactOut>;
+export type LedgerEvent = z.output<typeof eventOut>;
 
 /** Every result says which project it used, and why when it fell back to org-wide. */
 export const projectOut = {

@@ -1,0 +1,236 @@
+/**
+ * One typed contract per operation: each tool's zod input is declared here, once, and is the
+ * source of the type the memory service takes (`Args<…>`, its output without the MCP-only
+ * `project` override). `StoreOps` types the store's `call` per operation: what the service sends
+ * to the operation's SQL function and what that function returns.
+ */
+import { z } from 'zod';
+import { MAX_CONTENT } from './limits';
+import { PLAN_STATUSES } from './plans';
+import {
+  type Artifact,
+  content,
+  type Entry,
+  eventOut,
+  type Hit,
+  id,
+  isoTime,
+  kind,
+  metadata,
+  project,
+  type Scope,
+  scope,
+  step,
+  tags,
+  text,
+  ttlSeconds,
+  writeOptions,
+} from './schemas';
+
+/** What the service takes for an operation: the tool's arguments without the project override. */
+export type Args<S extends z.ZodType> = Omit<z.output<S>, 'project'>;
+
+export const rememberInput = z.object({
+  content,
+  supersedes: id.optional().describe('Id of a memory this one replaces; the old one leaves default recall.'),
+  ttl_seconds: ttlSeconds.optional(),
+  ...writeOptions,
+});
+
+export const observeInput = z.object({
+  content,
+  source: text(1, 512).optional().describe('Where the observation came from: a command, URL, file or tool.'),
+  ttl_seconds: ttlSeconds.optional(),
+  ...writeOptions,
+});
+
+export const decideInput = z.object({
+  content: content.describe('The decision.'),
+  rationale: text(1, MAX_CONTENT).describe('Why it was decided.'),
+  supersedes: id.optional().describe('Id of an earlier decision this one replaces.'),
+  ...writeOptions,
+});
+
+export const noteInput = z.object({
+  content,
+  tags: tags.optional(),
+  metadata: metadata.optional(),
+  scope: scope.optional().describe('Defaults to agent (private to the caller).'),
+  project: project.optional(),
+});
+
+/** remember, observe, decide and note: one new entry each. */
+export type WriteArgs =
+  | Args<typeof rememberInput>
+  | Args<typeof observeInput>
+  | Args<typeof decideInput>
+  | Args<typeof noteInput>;
+
+export const planInput = z.object({
+  id: id.optional().describe('Id of the plan to update; omit to create a plan.'),
+  title: text(1, 512).optional().describe('Required when creating.'),
+  steps: z
+    .array(step)
+    .max(100, 'at most 100 steps')
+    .optional()
+    .describe('The whole list of steps; replaces the current one on update.'),
+  status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft is given.'),
+  ...writeOptions,
+});
+export type PlanArgs = Args<typeof planInput>;
+
+export const recallInput = z.object({
+  query: z
+    .union([z.literal(''), text(1, 4096)])
+    .describe('A free-text question or keywords; empty for the most recent entries.'),
+  kinds: z.array(kind).max(5).optional().describe('Only these kinds.'),
+  tags: tags.optional().describe('Only entries with at least one of these tags.'),
+  agent: text(1, 128).optional().describe('Only entries written by this agent.'),
+  since: isoTime.optional().describe('Only entries created at or after this time.'),
+  until: isoTime.optional().describe('Only entries created before this time.'),
+  limit: z.number().int().min(1).max(100).default(10),
+  include_superseded: z.boolean().default(false),
+  scope: scope
+    .optional()
+    .describe(
+      'project (default when a project resolves): the project plus org-wide entries; org: every shared entry; agent: only your private entries.',
+    ),
+  project: project.optional(),
+});
+export type RecallArgs = Args<typeof recallInput>;
+
+export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger'] as const;
+
+export const spaceInput = z.object({
+  view: z.enum(SPACE_VIEWS).default('overview'),
+  entry_id: id.optional().describe('ledger: only events of this entry or artifact.'),
+  agent: text(1, 128).optional().describe('ledger: only events by this agent.'),
+  since: isoTime.optional().describe('ledger: only events at or after this time.'),
+  limit: z.number().int().min(1).max(500).default(50).describe('ledger: most events returned.'),
+  scope: scope.optional(),
+  project: project.optional(),
+});
+export type SpaceArgs = Args<typeof spaceInput>;
+
+/** What `space` finds, by view (cairn_space); the tool adds the view, the caller and the project. */
+export const spaceFound = z.object({
+  org: z.object({ id: z.string(), name: z.string() }).optional(),
+  scope: scope.optional(),
+  counts: z.record(z.string(), z.number()).optional(),
+  artifacts: z.object({ count: z.number(), bytes: z.number() }).optional(),
+  stored_bytes: z.number().optional(),
+  quota: z
+    .object({
+      plan: z.string().nullable().describe('null: no plan, nothing limited'),
+      requests_per_minute: z.number().nullable().describe('per API key; null: no rate limit'),
+      tool_calls_per_month: z.number().nullable(),
+      tool_calls_this_month: z.number(),
+      resets_at: z.string().describe('when the monthly count starts again'),
+      stored_bytes_limit: z.number().nullable(),
+      stored_bytes: z.number(),
+      artifact_bytes: z.number().nullable(),
+      entry_chars: z.number().nullable(),
+    })
+    .optional(),
+  recent: z.array(eventOut).optional(),
+  projects: z.array(z.object({ project: z.string(), created_at: z.string(), entries: z.number() })).optional(),
+  agents: z
+    .array(z.object({ agent: z.string(), events: z.number(), first_at: z.string(), last_at: z.string() }))
+    .optional(),
+  events: z.array(eventOut).optional(),
+});
+export type SpaceFound = z.output<typeof spaceFound>;
+
+const artifactName = text(1, 256).refine(
+  (s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s),
+  'must not contain control characters',
+);
+
+export const artifactPutInput = z.object({
+  name: artifactName.describe('1–256 characters, no control characters; a label, never a path on the server.'),
+  content: z.string().optional().describe('The artifact as UTF-8 text.'),
+  content_base64: z.string().optional().describe('The artifact bytes, base64-encoded.'),
+  content_type: text(1, 255)
+    .regex(/^[\x21-\x7e]+(\s*;\s*[\x21-\x7e]+)*$/, 'must be a media type such as text/markdown')
+    .optional()
+    .describe('Media type; defaults to text/plain for content and application/octet-stream for content_base64.'),
+  metadata: metadata.optional(),
+  scope: scope.optional(),
+  project: project.optional(),
+});
+/** The service takes the decoded bytes and the media type decided, instead of the two encodings. */
+export type ArtifactPutArgs = Omit<Args<typeof artifactPutInput>, 'content' | 'content_base64' | 'content_type'> & {
+  bytes: Uint8Array;
+  content_type: string;
+};
+
+export const artifactGetInput = z.object({
+  id: id.optional(),
+  name: text(1, 256).optional(),
+  version: z.number().int().min(1).optional(),
+  scope: scope.optional(),
+  project: project.optional(),
+});
+export type ArtifactGetArgs = Args<typeof artifactGetInput>;
+
+export const forgetInput = z.object({
+  id: id.optional(),
+  ids: z.array(id).min(1).max(100, 'at most 100 ids per call').optional(),
+  reason: text(1, 1024).optional().describe('Why; kept in the ledger.'),
+  project: project.optional(),
+});
+/** One id or many become a list. */
+export type ForgetArgs = { ids: string[]; reason?: string | undefined };
+
+/** A query's vector, when semantic recall is on (store arguments of write, plan and recall). */
+export interface EmbeddingArgs {
+  embedding?: string;
+  embedding_model?: string;
+}
+
+/** Each store operation: what its SQL function takes (as JSON) and returns. */
+export interface StoreOps {
+  write: {
+    args: WriteArgs &
+      EmbeddingArgs & { id: string; kind: string; op: string; default_scope: Scope | null; dedup: boolean };
+    result: { entry: Entry; deduplicated?: boolean; project: string | null };
+  };
+  plan: {
+    args: PlanArgs &
+      EmbeddingArgs & {
+        id: string;
+        update: boolean;
+        status: string | undefined;
+        allowed_from: readonly string[];
+        final: readonly string[];
+      };
+    result: { entry: Entry; project: string | null };
+  };
+  recall: {
+    args: RecallArgs & EmbeddingArgs;
+    result: { hits: Hit[]; project: string | null; scope: Scope };
+  };
+  space: {
+    args: SpaceArgs;
+    result: SpaceFound & { project?: string | null };
+  };
+  artifact_put: {
+    args: Omit<ArtifactPutArgs, 'bytes'> & {
+      id: string;
+      org_id: string;
+      size: number;
+      sha256: string;
+      blob_key: string;
+    };
+    result: { artifact: Artifact; project: string | null };
+  };
+  artifact_get: {
+    args: ArtifactGetArgs;
+    result: { artifact: Artifact; blob_key: string; project: string | null };
+  };
+  forget: {
+    args: ForgetArgs;
+    result: { forgotten: string[]; not_found: string[]; blob_keys: string[] };
+  };
+}
+export type StoreOp = keyof StoreOps;
