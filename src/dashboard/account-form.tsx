@@ -1,0 +1,55 @@
+/** @jsxImportSource hono/jsx */
+/** The form of the sign-up and sign-in pages, and where it leads once signed in. */
+import type { Child } from 'hono/jsx';
+import { ErrorLine } from './components';
+import { Page } from './layout';
+
+/** Only an authorization request waiting for consent may be returned to after signing in. */
+export const nextOf = (next: string | undefined) => (next?.startsWith('/dashboard/authorize?') ? next : undefined);
+
+/** `?next=…` carried from one account page to the other. */
+export const withNext = (path: string, next: string | undefined) =>
+  next ? `${path}?${new URLSearchParams({ next })}` : path;
+
+/** The sign-up and sign-in pages: one form of email and password, with their own extras. */
+export function AccountPage(p: {
+  nonce: string;
+  csrf: string;
+  error?: string | undefined;
+  email?: string | undefined;
+  title: string;
+  action: string;
+  password: { label: string; autocomplete: string; minlength?: number };
+  extra?: Child;
+  submit: string;
+  footer: Child;
+  /** Where to go once signed in (an authorization request waiting for consent). */
+  next?: string | undefined;
+}) {
+  return (
+    <Page title={p.title} nonce={p.nonce}>
+      <ErrorLine error={p.error} />
+      {p.next ? <p>Sign in to let an application use your org’s memory.</p> : null}
+      <form method="post" action={p.action}>
+        <input type="hidden" name="_csrf" value={p.csrf} />
+        {p.next ? <input type="hidden" name="next" value={p.next} /> : null}
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="email" required value={p.email ?? ''} />
+        <label for="password">{p.password.label}</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autocomplete={p.password.autocomplete}
+          minlength={p.password.minlength}
+          required
+        />
+        {p.extra}
+        <p>
+          <button type="submit">{p.submit}</button>
+        </p>
+      </form>
+      <p>{p.footer}</p>
+    </Page>
+  );
+}

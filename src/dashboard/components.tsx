@@ -1,0 +1,73 @@
+/** @jsxImportSource hono/jsx */
+/** Pieces the dashboard's pages share: status lines, tables, times. */
+import type { Child } from 'hono/jsx';
+import type { LedgerEvent } from '../domain/types';
+
+/** What the last action did, or why it did not: shown at the top of a page. */
+export type Feedback = { notice?: string | undefined; error?: string | undefined };
+
+/** What an action did, said where a screen reader announces it. */
+export function Notice({ text }: { text?: string | undefined }) {
+  return text ? (
+    <p class="notice" role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** Why the last action failed, said where a screen reader announces it at once. */
+export function ErrorLine({ error }: { error?: string | undefined }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/** A time as `YYYY-MM-DD HH:MM` (UTC), or "never". */
+export function when(iso: string | null | undefined): string {
+  return iso ? iso.replace('T', ' ').slice(0, 16) : 'never';
+}
+
+/** A table whose cells carry their column's name, so that on a phone each row reads as labelled lines. */
+export function DataTable<T>(p: { caption: string; rows: T[]; columns: { label: string; cell: (row: T) => Child }[] }) {
+  return (
+    <table>
+      <caption>{p.caption}</caption>
+      <thead>
+        <tr>
+          {p.columns.map((c) => (
+            <th scope="col">{c.label}</th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {p.rows.map((row) => (
+          <tr>
+            {p.columns.map((c) => (
+              <td data-label={c.label}>{c.cell(row)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Ledger events, one per row. */
+export function EventsTable(p: { events: LedgerEvent[]; caption: string }) {
+  return (
+    <DataTable
+      caption={p.caption}
+      rows={p.events}
+      columns={[
+        { label: '#', cell: (e) => e.seq },
+        { label: 'When', cell: (e) => when(e.at) },
+        { label: 'Agent', cell: (e) => e.agent },
+        { label: 'Operation', cell: (e) => e.op },
+        { label: 'Entry', cell: (e) => <code>{e.entry_id ?? ''}</code> },
+        { label: 'Reason', cell: (e) => e.reason ?? '' },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,121 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * An entry's page (/dashboard/memory/:id): the entry, its versions both ways along supersession,
+ * its ledger events, and forgetting it with a reason the ledger keeps.
+ */
+import { type Context, Hono } from 'hono';
+import { NotFound } from '../../domain/errors';
+import { UUID_RE } from '../../domain/ids';
+import type { DashboardSession, EntryPage as EntryData } from '../../domain/ports';
+import { ErrorLine, EventsTable, when } from '../components';
+import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
+import { Page } from '../layout';
+import { signedIn } from '../session';
+
+/** The entry page's routes. */
+export function entryPage({ store }: DashboardDeps) {
+  const app = new Hono<DashboardEnv>();
+  /** The entry the path names, as the session's org shows it; else 404. */
+  const entryData = async (c: Context<SignedInEnv>) => {
+    const id = c.req.param('id') ?? '';
+    const data = UUID_RE.test(id) ? await store.dashboard.entry(c.get('tokenHash'), id) : null;
+    if (!data) throw new NotFound('no such entry in this org');
+    return data;
+  };
+
+  app.get('/memory/:id', signedIn(), async (c) =>
+    c.html(<EntryView nonce={c.get('nonce')} session={c.get('session')} data={await entryData(c)} />),
+  );
+
+  app.post('/memory/:id/forget', signedIn(), async (c) => {
+    const data = await entryData(c);
+    const reason = (await formOf(c))('reason').trim();
+    if (!reason || reason.length > 500) {
+      return c.html(
+        <EntryView
+          nonce={c.get('nonce')}
+          session={c.get('session')}
+          data={data}
+          error="Say why it must go (up to 500 characters)."
+        />,
+        422,
+      );
+    }
+    await store.dashboard.forget(c.get('tokenHash'), data.entry.id, reason);
+    return c.redirect('/dashboard/memory?forgotten=1', 303);
+  });
+  return app;
+}
+
+function EntryView(p: { nonce: string; session: DashboardSession; data: EntryData; error?: string | undefined }) {
+  const e = p.data.entry;
+  return (
+    <Page
+      title={`${e.kind[0]?.toUpperCase()}${e.kind.slice(1)} ${e.id.slice(0, 8)}…`}
+      nonce={p.nonce}
+      session={p.session}
+    >
+      <ErrorLine error={p.error} />
+      {e.kind === 'plan' ? (
+        <>
+          <h2>{e.title}</h2>
+          <p>Status: {e.status}</p>
+          <ol>
+            {(e.steps ?? []).map((s) => (
+              <li>
+                [{s.status}] {s.text}
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : (
+        <blockquote>
+          <p>{e.content}</p>
+          {e.rationale ? <p>Rationale: {e.rationale}</p> : null}
+        </blockquote>
+      )}
+      <dl>
+        <dt>Written by</dt>
+        <dd>{e.agent}</dd>
+        <dt>When</dt>
+        <dd>{when(e.created_at)}</dd>
+        <dt>Where</dt>
+        <dd>{e.project ? `project ${e.project}` : 'org-wide'}</dd>
+        <dt>Scope</dt>
+        <dd>{e.scope}</dd>
+        {e.tags.length ? (
+          <>
+            <dt>Tags</dt>
+            <dd>{e.tags.join(', ')}</dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>Versions</h2>
+      <ol>
+        {p.data.versions.map((v) =>
+          v.current ? (
+            <li>
+              <strong>
+                version {v.version} (this one), {when(v.created_at)} by {v.agent}
+              </strong>
+            </li>
+          ) : (
+            <li>
+              <a href={`/dashboard/memory/${v.id}`}>version {v.version}</a>, {when(v.created_at)} by {v.agent}
+            </li>
+          ),
+        )}
+      </ol>
+      <EventsTable events={p.data.events} caption="Ledger events of this entry" />
+      <h2>Forget</h2>
+      <form method="post" action={`/dashboard/memory/${e.id}/forget`}>
+        <input type="hidden" name="_csrf" value={p.session.csrf} />
+        <label for="reason">Why it must go (kept in the ledger)</label>
+        <input id="reason" name="reason" type="text" required maxlength={500} />
+        <p>
+          <button type="submit">Forget this entry</button>
+        </p>
+      </form>
+    </Page>
+  );
+}

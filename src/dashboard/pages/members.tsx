@@ -1,0 +1,101 @@
+/** @jsxImportSource hono/jsx */
+/** Settings, members (/dashboard/settings/members): everyone sees who belongs; owners add and remove members. */
+import { type Context, Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { normaliseEmail } from '../../auth/accounts';
+import { NotFound } from '../../domain/errors';
+import { UUID_RE } from '../../domain/ids';
+import type { DashboardSession, Member } from '../../domain/ports';
+import { DataTable, ErrorLine, type Feedback, Notice, when } from '../components';
+import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
+import { errorStatus, errorText } from '../errors';
+import { Page } from '../layout';
+import { signedIn } from '../session';
+
+/** The members page's routes. */
+export function membersPage({ store, log }: DashboardDeps) {
+  const app = new Hono<DashboardEnv>();
+  /** The org's members, with what the last action did. */
+  const show = async (c: Context<SignedInEnv>, said: Feedback = {}, status: ContentfulStatusCode = 200) =>
+    c.html(
+      <Members
+        nonce={c.get('nonce')}
+        session={c.get('session')}
+        members={await store.dashboard.members(c.get('tokenHash'))}
+        {...said}
+      />,
+      status,
+    );
+
+  app.get('/settings/members', signedIn(), (c) => show(c));
+
+  app.post('/settings/members', signedIn(), async (c) => {
+    const email = normaliseEmail((await formOf(c))('email'));
+    if (!email) return show(c, { error: 'Enter an email address like name@example.com.' }, 422);
+    try {
+      await store.dashboard.addMember(c.get('tokenHash'), email);
+    } catch (err) {
+      return show(c, { error: errorText(err, log) }, errorStatus(err));
+    }
+    return show(c, { notice: `${email} is now a member.` });
+  });
+
+  app.post('/settings/members/:id/remove', signedIn(), async (c) => {
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id)) throw new NotFound('no such member');
+    try {
+      await store.dashboard.removeMember(c.get('tokenHash'), id);
+    } catch (err) {
+      return show(c, { error: errorText(err, log) }, errorStatus(err));
+    }
+    if (id === c.get('session').user_id) return c.redirect('/dashboard', 303); // left the org
+    return show(c, { notice: 'The member was removed.' });
+  });
+  return app;
+}
+
+/** Settings, members: everyone sees who belongs; owners add existing accounts and remove members. */
+function Members(p: { nonce: string; session: DashboardSession; members: Member[]; notice?: string; error?: string }) {
+  const owner = p.session.orgs.find((o) => o.id === p.session.org_id)?.role === 'owner';
+  return (
+    <Page title="Settings, members" nonce={p.nonce} session={p.session}>
+      <Notice text={p.notice} />
+      <ErrorLine error={p.error} />
+      <p>
+        Members see this org’s memory, artifacts, ledger and usage, and manage its API keys. Owners also add and remove
+        members.
+      </p>
+      {owner ? (
+        <form method="post" action="/dashboard/settings/members">
+          <input type="hidden" name="_csrf" value={p.session.csrf} />
+          <label for="email">Email of an account to add</label>
+          <input id="email" name="email" type="email" required autocomplete="off" />
+          <p>
+            <button type="submit">Add member</button> They need an account first: they create one at sign-up.
+          </p>
+        </form>
+      ) : null}
+      <DataTable
+        caption="Members of this org"
+        rows={p.members}
+        columns={[
+          { label: 'Email', cell: (m) => m.email },
+          { label: 'Role', cell: (m) => m.role },
+          { label: 'Joined', cell: (m) => when(m.joined_at) },
+          {
+            label: 'Actions',
+            cell: (m) =>
+              owner ? (
+                <form class="inline" method="post" action={`/dashboard/settings/members/${m.user_id}/remove`}>
+                  <input type="hidden" name="_csrf" value={p.session.csrf} />
+                  <button type="submit" aria-label={`Remove ${m.email}`}>
+                    {m.user_id === p.session.user_id ? 'Leave' : 'Remove'}
+                  </button>
+                </form>
+              ) : null,
+          },
+        ]}
+      />
+    </Page>
+  );
+}

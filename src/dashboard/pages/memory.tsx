@@ -1,0 +1,167 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Memory (/dashboard/memory): the org's memory searched with recall's own ranking, as a reader
+ * who is no agent (so no agent's private entries), with recall's filters.
+ */
+import { Hono } from 'hono';
+import type { DashboardSession } from '../../domain/ports';
+import { resolveProject } from '../../domain/projects';
+import { type Entry, KINDS } from '../../domain/types';
+import { ErrorLine, Notice, when } from '../components';
+import type { DashboardDeps, DashboardEnv } from '../context';
+import { Page } from '../layout';
+import { signedIn } from '../session';
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The memory page's route. */
+export function memoryPage({ store }: DashboardDeps) {
+  const app = new Hono<DashboardEnv>();
+
+  app.get('/memory', signedIn(), async (c) => {
+    const q = (name: keyof MemoryFilter) => (c.req.query(name) ?? '').trim();
+    const filter: MemoryFilter = {
+      q: q('q'),
+      project: q('project'),
+      agent: q('agent'),
+      kind: q('kind'),
+      scope: q('scope'),
+      since: q('since'),
+      until: q('until'),
+    };
+    const notice = c.req.query('forgotten') === '1' ? 'The entry is forgotten; the ledger keeps why.' : undefined;
+    const page = (hits: Hit[] | null, error?: string, status: 200 | 422 = 200) =>
+      c.html(
+        <Memory
+          nonce={c.get('nonce')}
+          session={c.get('session')}
+          filter={filter}
+          hits={hits}
+          error={error}
+          notice={notice}
+        />,
+        status,
+      );
+    if (filter.kind && !(KINDS as readonly string[]).includes(filter.kind))
+      return page(null, 'Pick a kind from the list.', 422);
+    if (filter.scope && filter.scope !== 'org') return page(null, 'Pick a scope from the list.', 422);
+    if ((filter.since && !DATE_RE.test(filter.since)) || (filter.until && !DATE_RE.test(filter.until))) {
+      return page(null, 'Give dates as YYYY-MM-DD.', 422);
+    }
+    if (filter.q.length > 4096) return page(null, 'Search with at most 4,096 characters.', 422);
+    const project = resolveProject(filter.project || undefined);
+    if (project.given && !project.recognised) {
+      return page(null, 'A project is a git remote URL or an absolute path.', 422);
+    }
+    const hits = await store.dashboard.recall(c.get('tokenHash'), project.canonical, {
+      query: filter.q,
+      limit: 50,
+      ...(filter.agent ? { agent: filter.agent } : {}),
+      ...(filter.kind ? { kinds: [filter.kind] } : {}),
+      ...(filter.scope ? { scope: filter.scope } : {}),
+      ...(filter.since ? { since: `${filter.since}T00:00:00Z` } : {}),
+      ...(filter.until ? { until: `${filter.until}T00:00:00Z` } : {}),
+    });
+    return page(hits);
+  });
+  return app;
+}
+
+type Hit = Entry & { score: number };
+
+interface MemoryFilter {
+  q: string;
+  project: string;
+  agent: string;
+  kind: string;
+  scope: string;
+  since: string;
+  until: string;
+}
+
+function Field(p: { id: keyof MemoryFilter; label: string; value: string; type?: string }) {
+  return (
+    <p>
+      <label for={p.id}>{p.label}</label>
+      <input id={p.id} name={p.id} type={p.type ?? 'text'} value={p.value} />
+    </p>
+  );
+}
+
+function Memory(p: {
+  nonce: string;
+  session: DashboardSession;
+  filter: MemoryFilter;
+  hits: (Entry & { score: number })[] | null;
+  error?: string | undefined;
+  notice?: string | undefined;
+}) {
+  const f = p.filter;
+  return (
+    <Page title="Memory" nonce={p.nonce} session={p.session}>
+      <search>
+        <form method="get" action="/dashboard/memory">
+          <Field
+            id="q"
+            label="Search (the same ranking as recall; empty for the most recent)"
+            value={f.q}
+            type="search"
+          />
+          <details open={Boolean(f.project || f.agent || f.kind || f.scope || f.since || f.until)}>
+            <summary>Filters</summary>
+            <Field id="project" label="Project (git remote URL or absolute path)" value={f.project} />
+            <Field id="agent" label="Written by agent" value={f.agent} />
+            <p>
+              <label for="kind">Kind</label>
+              <select id="kind" name="kind">
+                <option value="">any</option>
+                {KINDS.filter((k) => k !== 'note').map((k) => (
+                  <option value={k} selected={f.kind === k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            </p>
+            <p>
+              <label for="scope">Scope</label>
+              <select id="scope" name="scope">
+                <option value="">the project and org-wide entries (or all, without a project)</option>
+                <option value="org" selected={f.scope === 'org'}>
+                  every shared entry
+                </option>
+              </select>
+            </p>
+            <Field id="since" label="Written on or after" value={f.since} type="date" />
+            <Field id="until" label="Written before" value={f.until} type="date" />
+          </details>
+          <p>
+            <button type="submit">Search</button>
+          </p>
+        </form>
+      </search>
+      <Notice text={p.notice} />
+      <ErrorLine error={p.error} />
+      {p.hits === null ? null : p.hits.length === 0 ? (
+        <p role="status">Nothing found.</p>
+      ) : (
+        <ol>
+          {p.hits.map((h) => (
+            <li>
+              <p>
+                <strong>[{h.kind}]</strong>{' '}
+                <a href={`/dashboard/memory/${h.id}`}>{h.kind === 'plan' ? `${h.title} (${h.status})` : h.content}</a>
+              </p>
+              <p>
+                <small>
+                  by {h.agent}, {when(h.created_at)}, {h.project ? `project ${h.project}` : 'org-wide'}
+                  {h.superseded_by ? ', superseded' : ''}
+                  {p.filter.q ? `, score ${h.score}` : ''}
+                </small>
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Page>
+  );
+}
