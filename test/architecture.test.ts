@@ -2,14 +2,17 @@
  * The layers hold (docs/design.md, "Layers"): src/domain imports none of the outer layers, and
  * no import cycle runs through src, neither between files nor between its folders (each
  * first-level folder, and each top-level file, is one node: src/domain, src/mcp, src/config.ts).
+ * And no file of src grows past 400 lines.
  *
  * Type-only imports count: `import type` is erased from the JavaScript, but it still ties the
  * importer to the other layer's definitions, so a change there breaks the importer's build, and
  * the type's owner is then in the wrong layer.
  */
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Cycle, cycles, type ImportEdge, importGraph, specifiers } from './helpers/import-graph';
+import { type Cycle, cycles, type ImportEdge, importGraph, sourceFiles, specifiers } from './helpers/import-graph';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const edges = importGraph(root, 'src');
@@ -17,6 +20,7 @@ const local = edges.filter((e) => e.local);
 
 /** What the domain may not import: the outer layers of this service, and the frameworks. */
 const OUTSIDE_DOMAIN = ['src/mcp/', 'src/http/', 'src/oauth/', 'src/dashboard/', 'src/storage/'];
+const MAX_LINES = 400;
 const FRAMEWORKS = /^(hono|@hono\/|@modelcontextprotocol\/|drizzle-orm|pg$|@neondatabase\/|@electric-sql\/)/;
 
 /** src/domain/ports.ts → domain; src/config.ts → config.ts. */
@@ -57,6 +61,13 @@ describe('architecture', () => {
         .map((to, i) => between.find((e) => folderOf(e.from) === path[i] && folderOf(e.to) === to) as ImportEdge)
         .map(show);
     expect(found.map((c) => `${describeCycle(c)}: ${evidence(c.path).join('; ')}`)).toEqual([]);
+  });
+
+  it(`keeps every file of src under ${MAX_LINES} lines`, () => {
+    const long = sourceFiles(`${root}src`)
+      .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').trimEnd().split('\n').length }))
+      .filter((f) => f.lines > MAX_LINES);
+    expect(long.map((f) => `${f.file}: ${f.lines} lines`)).toEqual([]);
   });
 });
 

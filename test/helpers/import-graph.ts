@@ -51,7 +51,8 @@ export function specifiers(source: string): string[] {
   return [STATIC, SIDE_EFFECT, DYNAMIC].flatMap((re) => [...code.matchAll(re)].map((m) => m[2] as string));
 }
 
-function sourceFiles(dir: string): string[] {
+/** The .ts and .tsx files under `dir`, as paths (declaration files left out). */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(path);
