@@ -17,6 +17,7 @@ export function normaliseEmail(input: string): string | null {
   return EMAIL_RE.test(email) && email.length <= 254 ? email : null;
 }
 
+/** The password rule, as the forms and the CLI say it. */
 export const PASSWORD_RULE = 'a password of 12 to 1024 characters';
 
 /** Whether a new password follows PASSWORD_RULE. */

@@ -5,8 +5,10 @@ import type { NewKey } from '../domain/ports';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 40;
+/** The shape of an API key; anything else is refused before the database is asked. */
 export const KEY_RE = /^svc_[0-9A-Za-z]{32,128}$/;
 
+/** A new key's secret: `svc_` and 40 base62 characters, rejection-sampled (no bias). */
 export function generateSecret(): string {
   const out: string[] = [];
   while (out.length < SECRET_LENGTH) {
@@ -25,6 +27,7 @@ export async function newKey(name: string): Promise<{ secret: string; key: NewKe
   return { secret, key: { id: uuidv7(), hash: await sha256Hex(secret), prefix: secret.slice(0, 8), name } };
 }
 
+/** What a key is stored and looked up under. */
 export function hashKey(secret: string): Promise<string> {
   return sha256Hex(secret);
 }

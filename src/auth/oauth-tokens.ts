@@ -6,6 +6,7 @@
  */
 import { b64url, fromB64url, randomToken, sha256Hex } from '../domain/crypto';
 
+/** The one scope the service grants: the org's memory. */
 export const SCOPE = 'memory';
 const ACCESS_RE = /^cat_([A-Za-z0-9_-]{1,400})\.([A-Za-z0-9_-]{43})$/;
 

@@ -24,6 +24,7 @@ export function vectorSpace(config: EmbeddingsConfig | null): { model: string; d
   return { model: spaceName(model, config.dimensions), dimensions: config.dimensions };
 }
 
+/** The configured provider, on this platform's binding or fetch; null when semantic recall is off. */
 export function createEmbedder(
   config: EmbeddingsConfig | null,
   platform: { ai?: AiBinding | undefined; fetch?: typeof fetch } = {},
