@@ -107,10 +107,12 @@ async function operatorCommand(args: Args): Promise<unknown> {
   const [noun, verb, arg] = args.words;
   try {
     switch (noun === 'migrate' || noun === 'embed' || noun === 'sweep' ? noun : `${noun} ${verb}`) {
-      case 'migrate': // opening the store applied them, and set up the vector store if configured
-        return config.embeddings
-          ? { ok: true, migrated: true, semantic_recall: store.vectorsUnavailable ?? 'ready' }
-          : { ok: true, migrated: true };
+      case 'migrate': {
+        // opening the store applied them, and set up the vector store if configured
+        const applied = store.migrated ?? { migrations: [], functions: [] };
+        const done = { ok: true, migrated: true, migrations: applied.migrations, functions: applied.functions };
+        return config.embeddings ? { ...done, semantic_recall: store.vectorsUnavailable ?? 'ready' } : done;
+      }
       case 'org create':
         if (!arg) throw new Error(`org create needs a NAME\n${USAGE}`);
         return await ops.createOrg(arg);
@@ -200,6 +202,15 @@ function printHuman(result: unknown) {
       `${user.created ? 'Created the account' : 'The existing account'} ${user.email} owns org ${user.org_id}; sign in at /dashboard.`,
     );
     if (typeof r.password === 'string') console.log(`Password (shown once): ${r.password}`);
+  } else if (r.migrated) {
+    const m = r.migrations as string[];
+    const f = r.functions as string[];
+    console.log(
+      m.length || f.length
+        ? `Migrated: ${m.length} versioned migration(s)${m.length ? ` (${m.join(', ')})` : ''}, ${f.length} function file(s).`
+        : 'The database was up to date: nothing to apply.',
+    );
+    if (typeof r.semantic_recall === 'string') console.log(`Semantic recall: ${r.semantic_recall}.`);
   } else if ('broken_at' in r) {
     console.log(
       r.ok

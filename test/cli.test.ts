@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/node';
+import { readFunctionFiles, readMigrations } from '../src/storage/pg/migrate';
 import { BrowserLike } from './helpers/browser-like';
 import { connect } from './helpers/clients';
 
@@ -35,6 +36,23 @@ describe('cairn CLI on the embedded database', () => {
     const revoked = await cairn('key', 'revoke', k2.key.id);
     expect(revoked.key.revoked_at).toBeTruthy();
     expect(await cairn('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null });
+  }, 60_000);
+
+  it('migrate says what it applied: everything on a new database, nothing the second time', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'cairn-cli-migrate-'));
+    try {
+      const migrate = async () =>
+        JSON.parse(
+          (await run(process.execPath, [BIN, 'migrate', '--json'], { env: { ...env(), CAIRN_DATA_DIR: fresh } }))
+            .stdout,
+        );
+      const first = await migrate();
+      expect(first.migrations).toEqual(readMigrations().map((m) => m.tag));
+      expect(first.functions).toEqual(readFunctionFiles().map((f) => f.path));
+      expect(await migrate()).toEqual({ ok: true, migrated: true, migrations: [], functions: [] });
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('creates a dashboard account owning an org, whose password signs in once shown', async () => {

@@ -211,6 +211,8 @@ export interface Store {
   close(): Promise<void>;
   /** Set when semantic recall was asked for and this database cannot hold vectors: why not. */
   vectorsUnavailable?: string;
+  /** What opening the store migrated: versioned migrations (tags) and function files (paths). */
+  migrated?: { migrations: string[]; functions: string[] };
 }
 
 export interface FailureCount {

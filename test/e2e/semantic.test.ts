@@ -151,9 +151,10 @@ describe.each([
   it('stays lexical, and says why where the database has no pgvector', async () => {
     // the Node server learns it when it opens the database, and then never calls the provider;
     // the Worker cannot tell from its bindings, so it asks, until `cairn migrate` sets vectors up
-    expect(await migratePostgres(t.pg?.url ?? '', { vectors: { model: 'test-embedding-small', dimensions: 64 } })).toBe(
-      'the database has no pgvector extension',
-    );
+    const migrated = await migratePostgres(t.pg?.url ?? '', {
+      vectors: { model: 'test-embedding-small', dimensions: 64 },
+    });
+    expect(migrated.vectorsUnavailable).toBe('the database has no pgvector extension');
     const s = await connect('v2', t.mcpUrl, { key: (await t.createOrg('acme')).key, agent: 'alice' });
     try {
       const id = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
-import { type MigrationClient, migrate } from './migrate';
+import { type MigrationClient, type MigrationReport, migrate } from './migrate';
 import { createPgStore } from './store';
 
 export const APP_ROLE = 'cairn_app';
@@ -40,8 +40,14 @@ async function setupVectors(query: Query, opts: DatabaseOptions): Promise<string
   return (rows[0]?.r as string | null) ?? undefined;
 }
 
-function withVectors(store: Store, unavailable: string | undefined): Store {
-  return unavailable === undefined ? store : { ...store, vectorsUnavailable: unavailable };
+/** What migrating a database did: the step's report, and why semantic recall cannot run, if so. */
+export interface Migrated {
+  applied: MigrationReport;
+  vectorsUnavailable: string | undefined;
+}
+
+function withSetup(store: Store, { applied, vectorsUnavailable }: Migrated): Store {
+  return { ...store, migrated: applied, ...(vectorsUnavailable === undefined ? {} : { vectorsUnavailable }) };
 }
 
 export async function openStore(opts: DatabaseOptions): Promise<Store> {
@@ -58,14 +64,14 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
   const vector = opts.vectors ? (await import('@electric-sql/pglite-pgvector')).vector : undefined;
   const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
   const client = await PGlite.create(dataDir, vector ? { extensions: { vector } } : {});
-  await migrate({
+  const applied = await migrate({
     exec: async (text) => {
       await client.exec(text);
     },
     query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
   });
   const db = drizzlePglite({ client });
-  const unavailable = await setupVectors((text, params) => client.query(text, params), opts);
+  const vectorsUnavailable = await setupVectors((text, params) => client.query(text, params), opts);
   const role = opts.role ?? APP_ROLE;
   if (role) await client.exec(`SET ROLE ${quoteIdent(role)}`);
   const store = createPgStore(
@@ -75,7 +81,7 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
       unlock();
     },
   );
-  return withVectors(store, unavailable);
+  return withSetup(store, { applied, vectorsUnavailable });
 }
 
 /**
@@ -116,13 +122,13 @@ function isAlive(pid: number): boolean {
  * Runs the migrations against a Postgres server, one migrator at a time, and sets up the vector
  * store when asked; returns why semantic recall cannot run there, if it cannot.
  */
-export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions = {}): Promise<string | undefined> {
+export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions = {}): Promise<Migrated> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migrate(pgMigrationClient(client));
-    return await setupVectors((text, params) => client.query(text, params), opts);
+    const applied = await migrate(pgMigrationClient(client));
+    return { applied, vectorsUnavailable: await setupVectors((text, params) => client.query(text, params), opts) };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
@@ -140,7 +146,7 @@ export function pgMigrationClient(client: pg.Client): MigrationClient {
 }
 
 async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise<Store> {
-  const unavailable = await migratePostgres(databaseUrl, opts);
+  const migrated = await migratePostgres(databaseUrl, opts);
   const role = opts.role ?? APP_ROLE;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -153,7 +159,7 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
     (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
     () => pool.end(),
   );
-  return withVectors(store, unavailable);
+  return withSetup(store, migrated);
 }
 
 function quoteIdent(name: string): string {
