@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 /** Pieces the dashboard's pages share: status lines, tables, times. */
 import type { Child } from 'hono/jsx';
-import type { LedgerEvent } from '../domain/types';
+import type { LedgerEvent } from '../domain/schemas';
 
 /** What the last action did, or why it did not: shown at the top of a page. */
 export type Feedback = { notice?: string | undefined; error?: string | undefined };

@@ -4,7 +4,7 @@
  * (cairn_ledger_canonical); this module recomputes it independently to verify a chain.
  */
 import { sha256Hex, utf8Length } from './crypto';
-import type { LedgerEvent } from './types';
+import type { LedgerEvent } from './schemas';
 
 export const GENESIS_HASH = '0'.repeat(64);
 

@@ -1,7 +1,8 @@
 /** What the domain needs from the outside world; entry points build these into `Deps`. */
 import type { PlanInput, ServicePlan, Usage } from './limits';
 import type { StoreOp, StoreOps } from './operations';
-import type { ApiKeyInfo, Artifact, Entry, LedgerEvent } from './types';
+import type { Artifact, Entry, LedgerEvent } from './schemas';
+import type { ApiKeyInfo } from './types';
 
 /** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
 export interface CallIdentity {

@@ -1,15 +1,4 @@
-/** Shapes the service returns that are not the tools' (those are inferred in schemas.ts). */
-export {
-  type Artifact,
-  type Entry,
-  KINDS,
-  type Kind,
-  type LedgerEvent,
-  type PlanStep,
-  SCOPES,
-  type Scope,
-} from './schemas';
-
+/** Shapes the service returns that are not the tools' (those are inferred in schemas.ts), and their times. */
 export interface ApiKeyInfo {
   id: string;
   org_id: string;

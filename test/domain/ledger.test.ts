@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/domain/crypto';
 import { canonicalEvent, GENESIS_HASH, verifyChain } from '../../src/domain/ledger';
-import type { LedgerEvent } from '../../src/domain/types';
+import type { LedgerEvent } from '../../src/domain/schemas';
 
 const ORG = '01900000-0000-7000-8000-000000000001';
 

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
-import type { Artifact } from '../../domain/types';
+import type { Artifact } from '../../domain/schemas';
 import { DataTable, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';

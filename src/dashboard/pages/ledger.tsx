@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { verifyChain } from '../../domain/ledger';
 import type { DashboardSession } from '../../domain/ports';
-import type { LedgerEvent } from '../../domain/types';
+import type { LedgerEvent } from '../../domain/schemas';
 import { EventsTable } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';

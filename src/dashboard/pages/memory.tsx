@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import type { DashboardSession } from '../../domain/ports';
 import { resolveProject } from '../../domain/projects';
-import { type Entry, KINDS } from '../../domain/types';
+import { type Entry, KINDS } from '../../domain/schemas';
 import { ErrorLine, Notice, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';

@@ -1,5 +1,5 @@
 /** Short text renderings of results for the model; the structured content carries everything. */
-import type { Entry } from '../../domain/types';
+import type { Entry } from '../../domain/schemas';
 
 const MAX_PREVIEW = 280;
 

@@ -34,7 +34,8 @@ import type {
   StoreOps,
   TokenOutcome,
 } from '../../domain/ports';
-import { type ApiKeyInfo, type Artifact, type Entry, type LedgerEvent, withIsoTimes } from '../../domain/types';
+import type { Artifact, Entry, LedgerEvent } from '../../domain/schemas';
+import { type ApiKeyInfo, withIsoTimes } from '../../domain/types';
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
 export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;
