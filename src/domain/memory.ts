@@ -15,10 +15,11 @@ import type {
   PlanArgs,
   RecallArgs,
   SpaceArgs,
+  StoreOps,
   WriteArgs,
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
-import type { BlobStore, CallIdentity, Semantic, Store, StoreOps } from './ports';
+import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
 import { expandQuery } from './query';
 import { withIsoTimes } from './types';
 

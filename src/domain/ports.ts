@@ -11,8 +11,6 @@ export interface CallIdentity {
   project: string | null;
 }
 
-export type { StoreOp, StoreOps };
-
 export interface NewKey {
   id: string;
   hash: string;

@@ -17,7 +17,7 @@ import {
   Unavailable,
 } from '../../domain/errors';
 import type { ServicePlan, Usage } from '../../domain/limits';
-import type { EmbeddingArgs } from '../../domain/operations';
+import type { EmbeddingArgs, StoreOp, StoreOps } from '../../domain/operations';
 import type {
   AdminStore,
   CallIdentity,
@@ -30,8 +30,6 @@ import type {
   OAuthClient,
   OAuthStore,
   Store,
-  StoreOp,
-  StoreOps,
   TokenOutcome,
 } from '../../domain/ports';
 import type { Artifact, Entry, LedgerEvent } from '../../domain/schemas';
