@@ -9,7 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { uuidv7 } from '../../src/domain/ids';
-import { pgMigrationClient } from '../../src/storage/pg/client';
+import { pgliteMigrationClient, pgMigrationClient } from '../../src/storage/pg/client';
 import type { MigrationClient } from '../../src/storage/pg/migrate';
 import { createTestDatabase } from './postgres';
 
@@ -26,10 +26,7 @@ export async function rawDatabase(kind: RawKind): Promise<RawDb> {
   if (kind === 'pglite') {
     const client = await PGlite.create('memory://');
     return {
-      exec: async (sql) => {
-        await client.exec(sql);
-      },
-      query: async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,
+      ...pgliteMigrationClient(client),
       drizzleMigrate: (folder) => migratePglite(drizzlePglite({ client }), { migrationsFolder: folder }),
       close: () => client.close(),
     };

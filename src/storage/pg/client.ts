@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
@@ -64,12 +65,7 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
   const vector = opts.vectors ? (await import('@electric-sql/pglite-pgvector')).vector : undefined;
   const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
   const client = await PGlite.create(dataDir, vector ? { extensions: { vector } } : {});
-  const applied = await migrate({
-    exec: async (text) => {
-      await client.exec(text);
-    },
-    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
-  });
+  const applied = await migrate(pgliteMigrationClient(client));
   const db = drizzlePglite({ client });
   const vectorsUnavailable = await setupVectors((text, params) => client.query(text, params), opts);
   const role = opts.role ?? APP_ROLE;
@@ -119,8 +115,9 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Runs the migrations against a Postgres server, one migrator at a time, and sets up the vector
- * store when asked; returns why semantic recall cannot run there, if it cannot.
+ * Runs the migration step against a Postgres server, one migrator at a time (an advisory lock),
+ * and sets up the vector store when asked; says what it applied, and why semantic recall cannot
+ * run there, if it cannot.
  */
 export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions = {}): Promise<Migrated> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -133,6 +130,16 @@ export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
+}
+
+/** PGlite as the migration step's connection. */
+export function pgliteMigrationClient(client: PGlite): MigrationClient {
+  return {
+    exec: async (text) => {
+      await client.exec(text);
+    },
+    query: async (text, params) => (await client.query<Record<string, unknown>>(text, params)).rows,
+  };
 }
 
 /** node-postgres as the migration step's connection (also Neon's, over TCP). */
