@@ -1,4 +1,5 @@
--- remember, observe, decide, note: one new entry (or, for remember, the existing duplicate).
+-- remember, observe, decide, note: one new entry (or, for remember, the existing duplicate),
+-- replacing an earlier one when `supersedes` names it.
 CREATE OR REPLACE FUNCTION public.cairn_write(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -35,8 +36,14 @@ BEGIN
     IF NOT FOUND THEN
       PERFORM cairn_missing(v_org, v_supersedes, 'supersedes: entry');
     END IF;
-    IF v_old.kind <> v_kind THEN
-      RAISE EXCEPTION 'supersedes: % is a %, not a %', v_supersedes, v_old.kind, v_kind USING ERRCODE = 'CN422';
+    -- memories, observations and decisions replace one another (a convention replaced by a
+    -- decision, a workaround by a fix); a plan is updated in place; a note is replaced by nothing
+    IF v_old.kind = 'plan' THEN
+      RAISE EXCEPTION 'supersedes: % is a plan; update it with plan {id: "%"} instead', v_supersedes, v_supersedes
+        USING ERRCODE = 'CN422';
+    ELSIF v_old.kind NOT IN ('memory', 'observation', 'decision') THEN
+      RAISE EXCEPTION 'supersedes: % is a %; only a memory, observation or decision can be superseded',
+        v_supersedes, v_old.kind USING ERRCODE = 'CN422';
     END IF;
     IF v_old.superseded_by IS NOT NULL THEN
       RAISE EXCEPTION 'supersedes: % is already superseded by %; supersede that one instead',

@@ -30,9 +30,16 @@ import {
 /** What the service takes for an operation: the tool's arguments without the project override. */
 export type Args<S extends z.ZodType> = Omit<z.output<S>, 'project'>;
 
+/** An earlier memory, observation or decision a new one replaces (a convention, a workaround, a reversed decision). */
+const supersedes = id
+  .optional()
+  .describe(
+    'Id of an earlier memory, observation or decision this entry replaces; the old one leaves default recall and points to this one.',
+  );
+
 export const rememberInput = z.object({
   content,
-  supersedes: id.optional().describe('Id of a memory this one replaces; the old one leaves default recall.'),
+  supersedes,
   ttl_seconds: ttlSeconds.optional(),
   ...writeOptions,
 });
@@ -47,7 +54,7 @@ export const observeInput = z.object({
 export const decideInput = z.object({
   content: content.describe('The decision.'),
   rationale: text(1, MAX_CONTENT).describe('Why it was decided.'),
-  supersedes: id.optional().describe('Id of an earlier decision this one replaces.'),
+  supersedes,
   ...writeOptions,
 });
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/node';
 import { migratePostgres } from '../../src/storage/pg/client';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../fixtures/embeddings-server';
-import { connect, type McpSession } from '../helpers/clients';
+import { connect, entryId, type McpSession } from '../helpers/clients';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 function semanticEnv(emb: EmbeddingsServer): Record<string, string> {
@@ -26,7 +26,6 @@ function semanticEnv(emb: EmbeddingsServer): Record<string, string> {
   };
 }
 
-const idOf = (r: { structured: Record<string, unknown> }) => (r.structured.entry as { id: string }).id;
 const hitIds = (r: { structured: Record<string, unknown> }) => (r.structured.hits as { id: string }[]).map((h) => h.id);
 
 describe('semantic recall on pglite', () => {
@@ -42,9 +41,9 @@ describe('semantic recall on pglite', () => {
     const org = await t.createOrg('acme');
     orgId = org.orgId;
     s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'alice' });
-    ids.car = idOf(await s.call('remember', { content: 'We bought a new automobile for the team offsite.' }));
-    ids.standup = idOf(await s.call('remember', { content: 'The standup moves to ten on Mondays.' }));
-    ids.kafka = idOf(await s.call('remember', { content: 'Kafka consumers lag when partitions are few.' }));
+    ids.car = entryId(await s.call('remember', { content: 'We bought a new automobile for the team offsite.' }));
+    ids.standup = entryId(await s.call('remember', { content: 'The standup moves to ten on Mondays.' }));
+    ids.kafka = entryId(await s.call('remember', { content: 'Kafka consumers lag when partitions are few.' }));
   });
   afterAll(async () => {
     await s?.close();
@@ -67,8 +66,8 @@ describe('semantic recall on pglite', () => {
     const other = await t.createOrg('globex');
     const stranger = await connect('v2', t.mcpUrl, { key: other.key, agent: 'eve' });
     try {
-      const secret = idOf(await s.call('note', { content: 'my puppy is called Biscuit' }));
-      const foreign = idOf(await stranger.call('remember', { content: 'Our hound sleeps all day.' }));
+      const secret = entryId(await s.call('note', { content: 'my puppy is called Biscuit' }));
+      const foreign = entryId(await stranger.call('remember', { content: 'Our hound sleeps all day.' }));
       // alice finds her own private note by meaning
       expect(hitIds(await s.call('recall', { query: 'dog' }))).toContain(secret);
       // bob, in the same org, does not; nor does anyone see the other org's entry
@@ -83,7 +82,7 @@ describe('semantic recall on pglite', () => {
 
   it('embeds a long entry within the provider limits, from its beginning', async () => {
     const before = emb.requests; // 16,200 bytes: twice what one input may hold
-    const long = idOf(
+    const long = entryId(
       await s.call('remember', { content: `The sedan needs new tyres. ${'Étude des pneus. '.repeat(900)}` }),
     );
     expect(emb.requests).toBe(before + 1);
@@ -92,7 +91,7 @@ describe('semantic recall on pglite', () => {
   });
 
   it('forgets an entry together with its vector', async () => {
-    const gone = idOf(await s.call('remember', { content: 'The physician visits on Friday.' }));
+    const gone = entryId(await s.call('remember', { content: 'The physician visits on Friday.' }));
     expect(hitIds(await s.call('recall', { query: 'doctor' }))[0]).toBe(gone);
     await s.call('forget', { ids: [gone] });
     expect(hitIds(await s.call('recall', { query: 'doctor' }))).not.toContain(gone);
@@ -126,7 +125,7 @@ describe('semantic recall when the provider fails', () => {
     const second = await s.call('remember', { content: 'The van is parked in the garage.' });
     const r = await s.call('recall', { query: 'parked' });
     // both writes are stored and found by their words; the provider was not asked again
-    expect(hitIds(r).sort()).toEqual([idOf(first), idOf(second)].sort());
+    expect(hitIds(r).sort()).toEqual([entryId(first), entryId(second)].sort());
     expect(hitIds(await s.call('recall', { query: 'car' }))).toEqual([]);
     expect(emb.requests).toBe(asked);
   });
@@ -157,7 +156,7 @@ describe.each([
     expect(migrated.vectorsUnavailable).toBe('the database has no pgvector extension');
     const s = await connect('v2', t.mcpUrl, { key: (await t.createOrg('acme')).key, agent: 'alice' });
     try {
-      const id = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));
+      const id = entryId(await s.call('remember', { content: 'We bought a new automobile.' }));
       expect(hitIds(await s.call('recall', { query: 'automobile' }))).toEqual([id]);
       expect(hitIds(await s.call('recall', { query: 'car' }))).toEqual([]);
       expect(emb.requests).toBe(asked);
@@ -183,8 +182,10 @@ describe('cairn embed: semantic recall switched on for an existing memory', () =
   it('gives the entries written before their vectors, once, and recall then finds them by meaning', async () => {
     const org = await t.createOrg('acme');
     const s = await connect('v2', t.mcpUrl, { key: org.key, agent: 'alice' });
-    const car = idOf(await s.call('remember', { content: 'We bought a new automobile.' }));
-    const plan = idOf(await s.call('plan', { title: 'Replace the sedan tyres', steps: [{ text: 'book a garage' }] }));
+    const car = entryId(await s.call('remember', { content: 'We bought a new automobile.' }));
+    const plan = entryId(
+      await s.call('plan', { title: 'Replace the sedan tyres', steps: [{ text: 'book a garage' }] }),
+    );
     await s.close();
     await t.stop();
 

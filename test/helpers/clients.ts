@@ -39,6 +39,11 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+/** The id of the entry a write tool returned. */
+export function entryId(r: CallResult): string {
+  return (r.structured.entry as { id: string }).id;
+}
+
 export function headersFor(id: Identity): Record<string, string> {
   const h: Record<string, string> = {};
   if (id.key) h[id.legacyHeader ? 'X-Legacy-Key' : 'X-Svc-Key'] = id.key;

@@ -8,7 +8,7 @@ export const decide = defineTool({
   name: 'decide',
   title: 'Decide',
   description:
-    'Record a decision and the reason for it, attributed to the calling agent. Pass supersedes with the id of an earlier decision to replace it: the old decision gets superseded_by and leaves default recall.',
+    'Record a decision and the reason for it, attributed to the calling agent. Pass supersedes with the id of an earlier decision, or of a memory or observation it replaces (a convention, a workaround): the old entry gets superseded_by and leaves default recall.',
   input: decideInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

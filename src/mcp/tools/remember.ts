@@ -8,7 +8,7 @@ export const remember = defineTool({
   name: 'remember',
   title: 'Remember',
   description:
-    'Store a fact, lesson or piece of context for later recall by any agent of the org. Storing content that is already remembered in the same project and scope returns the existing entry (deduplicated: true). Pass supersedes to replace an outdated memory.',
+    'Store a fact, lesson or piece of context for later recall by any agent of the org. Storing content that is already remembered in the same project and scope returns the existing entry (deduplicated: true). Pass supersedes with the id of an outdated memory, observation or decision to replace it.',
   input: rememberInput,
   output: z.object({ entry: entryOut, deduplicated: z.boolean(), ...projectOut }),
   annotations: { ...WRITE, idempotentHint: true },
