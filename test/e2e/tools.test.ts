@@ -153,6 +153,33 @@ describe.each(TARGETS)('tools on %s', (db) => {
       );
     });
 
+    it("recall's text carries what the model needs: rationale, source, plan status and open steps, author, project, date, supersession", async () => {
+      const tag = `zq${kind.replace(/\W/g, '')}`;
+      const old = entryId(await s.call('decide', { content: `${tag} queue on Redis`, rationale: 'we had it' }));
+      const now = entryId(
+        await s.call('decide', { content: `${tag} queue on SQS`, rationale: 'managed, no ops', supersedes: old }),
+      );
+      await s.call('observe', { content: `${tag} queue backlog at 9am`, source: 'grafana' });
+      await s.call('plan', {
+        title: `${tag} queue migration`,
+        steps: [
+          { text: 'dual write', status: 'done' },
+          { text: 'switch readers', status: 'doing' },
+          { text: 'drop Redis' },
+        ],
+      });
+      const r = await s.call('recall', { query: `${tag} queue`, include_superseded: true });
+      const today = new Date().toISOString().slice(0, 10);
+      expect(r.text).toContain(
+        `[decision] ${tag} queue on SQS Why: managed, no ops (${agent}, widgets, ${today}; id ${now})`,
+      );
+      expect(r.text).toContain(`[decision] ${tag} queue on Redis Why: we had it SUPERSEDED by ${now}.`);
+      expect(r.text).toContain(`[observation] ${tag} queue backlog at 9am Source: grafana (${agent}, widgets`);
+      expect(r.text).toContain(
+        `[plan] ${tag} queue migration [active, 1/3 steps done] Next: (doing) switch readers; drop Redis. (${agent}, widgets`,
+      );
+    });
+
     it('creates and moves a plan through its states, bumping version', async () => {
       const p = await s.call('plan', {
         title: `Ship ${kind}`,

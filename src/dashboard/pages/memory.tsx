@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type { DashboardSession } from '../../domain/ports';
 import { resolveProject } from '../../domain/projects';
 import { type Entry, KINDS } from '../../domain/schemas';
+import { summarise } from '../../domain/summary';
 import { ErrorLine, Notice, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
@@ -146,22 +147,40 @@ function Memory(p: {
       ) : (
         <ol>
           {p.hits.map((h) => (
-            <li>
-              <p>
-                <strong>[{h.kind}]</strong>{' '}
-                <a href={`/dashboard/memory/${h.id}`}>{h.kind === 'plan' ? `${h.title} (${h.status})` : h.content}</a>
-              </p>
-              <p>
-                <small>
-                  by {h.agent}, {when(h.created_at)}, {h.project ? `project ${h.project}` : 'org-wide'}
-                  {h.superseded_by ? ', superseded' : ''}
-                  {p.filter.q ? `, score ${h.score}` : ''}
-                </small>
-              </p>
-            </li>
+            <HitItem hit={h} scored={Boolean(p.filter.q)} />
           ))}
         </ol>
       )}
     </Page>
+  );
+}
+
+/** One hit with the fields the recall tool's text carries (domain/summary.ts). */
+function HitItem({ hit: h, scored }: { hit: Hit; scored: boolean }) {
+  const s = summarise(h);
+  return (
+    <li>
+      <p>
+        <strong>[{h.kind}]</strong> <a href={`/dashboard/memory/${h.id}`}>{s.says}</a>
+        {s.plan ? ` [${s.plan.status}, ${s.plan.done}/${s.plan.total} steps done]` : ''}
+      </p>
+      {s.plan?.open.length ? <p>Next: {s.plan.open.join('; ')}</p> : null}
+      {s.why ? <p>Why: {s.why}</p> : null}
+      {s.source ? <p>Source: {s.source}</p> : null}
+      <p>
+        <small>
+          by {h.agent}, {when(h.version > 1 ? h.updated_at : h.created_at)},{' '}
+          {h.project ? `project ${h.project}` : 'org-wide'}
+          {h.superseded_by ? (
+            <>
+              , superseded by <a href={`/dashboard/memory/${h.superseded_by}`}>a newer entry</a>
+            </>
+          ) : (
+            ''
+          )}
+          {scored ? `, score ${h.score}` : ''}
+        </small>
+      </p>
+    </li>
   );
 }

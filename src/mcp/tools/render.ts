@@ -1,20 +1,28 @@
 /** Short text renderings of results for the model; the structured content carries everything. */
 import type { Entry } from '../../domain/schemas';
-
-const MAX_PREVIEW = 280;
-
-export function preview(s: string): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > MAX_PREVIEW ? `${one.slice(0, MAX_PREVIEW)}…` : one;
-}
+import { summarise } from '../../domain/summary';
 
 export function where(e: { scope: string; project: string | null }): string {
   return e.project ? `${e.scope} scope, project ${e.project}` : `${e.scope} scope`;
 }
 
+/**
+ * One entry as the model reads it: kind, what it says, the rationale / source / plan status with
+ * open steps, who wrote it where and when, its id, and what superseded it.
+ */
 export function entryLine(e: Entry): string {
-  const head = e.kind === 'plan' ? `${e.title} [${e.status}]` : preview(e.content);
-  return `[${e.kind}] ${head} (id ${e.id}, by ${e.agent}, ${e.created_at.slice(0, 10)})`;
+  const s = summarise(e);
+  const parts = [`[${e.kind}] ${s.says}`];
+  if (s.plan) {
+    const next = s.plan.open.length ? ` Next: ${s.plan.open.join('; ')}.` : '';
+    parts.push(`[${s.plan.status}, ${s.plan.done}/${s.plan.total} steps done]${next}`);
+  }
+  if (s.why) parts.push(`Why: ${s.why}`);
+  if (s.source) parts.push(`Source: ${s.source}`);
+  if (e.superseded_by) parts.push(`SUPERSEDED by ${e.superseded_by}.`);
+  const date = (e.version > 1 ? e.updated_at : e.created_at).slice(0, 10);
+  parts.push(`(${e.agent}, ${s.where}, ${date}; id ${e.id})`);
+  return parts.join(' ');
 }
 
 export function withNotice(text: string, notice: string | undefined): string {

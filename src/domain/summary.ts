@@ -1,0 +1,53 @@
+/**
+ * What a reader needs of an entry to act on it, compactly: what it says, and by kind its
+ * rationale, its source or its plan's status and open steps; whether it was superseded. The
+ * recall tool's text (what most clients show the model) and the dashboard's Memory page both
+ * show these fields.
+ */
+import type { Entry } from './schemas';
+
+export interface EntrySummary {
+  /** The content, or a plan's title, on one line and clipped. */
+  says: string;
+  /** A decision's rationale, clipped. */
+  why?: string;
+  /** Where an observation came from. */
+  source?: string;
+  /** A plan: its status, its steps not yet done or skipped (clipped), how many are done. */
+  plan?: { status: string; open: string[]; done: number; total: number };
+  /** The project's short name (the last part of its canonical id), or "org-wide". */
+  where: string;
+}
+
+const SAYS = 280;
+const WHY = 200;
+const STEP = 80;
+const OPEN_STEPS = 3;
+
+/** Whitespace folded to single spaces, then clipped to `max` characters with an ellipsis. */
+export function clip(s: string, max: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+export function summarise(e: Entry): EntrySummary {
+  const out: EntrySummary = {
+    says: clip(e.kind === 'plan' ? (e.title ?? e.content) : e.content, SAYS),
+    where: e.project ? (e.project.split('/').at(-1) ?? e.project) : 'org-wide',
+  };
+  if (e.rationale) out.why = clip(e.rationale, WHY);
+  if (e.source) out.source = clip(e.source, WHY);
+  if (e.kind === 'plan') {
+    const steps = e.steps ?? [];
+    out.plan = {
+      status: e.status ?? 'active',
+      open: steps
+        .filter((s) => s.status === 'todo' || s.status === 'doing')
+        .slice(0, OPEN_STEPS)
+        .map((s) => clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)),
+      done: steps.filter((s) => s.status === 'done').length,
+      total: steps.length,
+    };
+  }
+  return out;
+}
