@@ -1,20 +1,32 @@
 /**
- * `npm run bench:recall`: recall quality on the LoCoMo dev set, through the public MCP tools.
- * One `remember` per dialog turn (content "[<session date>] <speaker>: <text>", the turn's dia_id
+ * `npm run bench:recall`: recall quality through the public MCP tools, on two data sets.
+ *
+ * CodeRecall dev (coding agents' memory; scripts/coderecall.ts): every org's entries replayed by
+ * their agents, its questions asked as their agents in their projects, scored beside a plain BM25
+ * baseline (scripts/bm25.ts); writes bench/results/coderecall-<date>.json and its table in
+ * BENCHMARKS.md.
+ *
+ * LoCoMo dev: one `remember` per dialog turn (content "[<session date>] <speaker>: <text>", the turn's dia_id
  * in metadata, one project per conversation), then every question through `recall` in its
  * conversation's project. Reports evidence recall@5/10/25/50 and MRR, overall and per category,
  * and the share of questions with no hit; writes bench/results/recall-<date>.json and the table in
  * BENCHMARKS.md.
  *
  *   DATABASE_URL   Postgres to run on (default: the embedded database in a temporary directory)
+ *   --only coderecall|locomo   run one of the two
+ *   --verbose      print every CodeRecall question that misses R@5 or is ordered wrongly
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { adminActions } from '../src/admin';
-import { startServer } from '../src/node';
+import { type RunningServer, startServer } from '../src/node';
 import { writeBenchmarkSection } from './benchmarks-md';
+import { bm25Index } from './bm25';
+import { type Answer, loadCodeRecall, runCodeRecall } from './coderecall';
+import { breakdown, explain, refusals, type Scored, score, table } from './coderecall-score';
 
 const ROOT = join(import.meta.dirname, '..');
 const KS = [5, 10, 25, 50];
@@ -47,12 +59,66 @@ function evidenceIds(raw: string[], known: Set<string>): string[] {
   return [...out];
 }
 
-async function main() {
+const today = () => new Date().toISOString().slice(0, 10);
+const databaseName = () => (process.env.DATABASE_URL ? 'Postgres' : 'PGlite');
+function writeResult(name: string, result: unknown) {
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench', 'results', `${name}-${today()}.json`), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+async function codeRecall(server: RunningServer, verbose: boolean) {
+  const data = loadCodeRecall(ROOT);
+  const started = performance.now();
+  const { answers, refused, refusedSupersessions } = await runCodeRecall(server, data);
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  const cairn = answers.map(score);
+  const baseline: Scored[] = data.flatMap((org) => {
+    const index = bm25Index(org);
+    const keyOf = (id: string) => id;
+    return org.questions.map((q) => score({ q, org: org.org, idOf: index.idOf, keyOf, hits: index.search(q) }));
+  });
+  if (verbose) {
+    cairn.forEach((s, i) => {
+      if (s.r5 < 1 || s.violating.length) console.log(explain(s, answers[i] as Answer));
+    });
+  }
+  const c = breakdown(cairn);
+  const b = breakdown(baseline);
+  const date = today();
+  writeResult('coderecall', {
+    date,
+    database: databaseName(),
+    seconds,
+    refused,
+    refusedSupersessions,
+    cairn: { ...c, questions: cairn },
+    bm25: { ...b, questions: baseline },
+  });
+  const perOrg = Object.entries(c.perOrg)
+    .map(([o, s]) => `${o} ${s.MRR} (BM25 ${b.perOrg[o]?.MRR})`)
+    .join(', ');
+  const refusedLines = [
+    ...refusals(refused, 'refused write:'),
+    ...refusals(refusedSupersessions, 'sent without its supersedes (the superseded write was refused):'),
+  ];
+  const md = [
+    `Run ${date} on ${databaseName()}, CodeRecall dev (${data.map((o) => o.org).join(', ')}: ${c.overall.questions} questions), lexical recall only; ${seconds} s for replaying and asking; command \`npm run bench:recall\` (\`-- --only coderecall\` for this part alone, \`--verbose\` for the misses); figures in \`bench/results/coderecall-${date}.json\`.`,
+    "Every entry is written through its tool by its agent, in its project; every question asked through `recall` (`limit` 10) as its agent in its project. Percentages except MRR; violations and leaks count questions (a must_outrank entry above a relevant one; another agent's note among the hits); text chars: the mean length of the text block `recall` returns. A relevant entry whose write was refused counts as missed. BM25: plain BM25 in the script over the same entries (note visibility only, no project or supersession awareness, superseded versions kept, a plan as its latest revision; content, rationale, source, tags, plan title and steps; k1 1.2, b 0.75, Lucene's English stop words, no stemming).",
+    '',
+    table(c, b),
+    '',
+    `MRR per org: ${perOrg}. Text returned by recall: mean ${c.overall.chars} chars, max ${c.overall.chars_max}.`,
+    `Refused writes (target 0): ${refused.length}${refusedLines.length ? ':' : '.'}`,
+    ...refusedLines.map((l) => `- ${l}`),
+  ].join('\n');
+  console.log(md);
+  writeBenchmarkSection('coderecall', "Recall on coding agents' memory (npm run bench:recall)", md);
+}
+
+async function locomo(server: RunningServer) {
   const data = JSON.parse(
     readFileSync(join(ROOT, '..', 'shared', 'bench', 'locomo', 'locomo-dev.json'), 'utf8'),
   ) as Conversation[];
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-recall-'));
-  const server = await startServer({ ...process.env, PORT: '0', CAIRN_DATA_DIR: dataDir });
   const { key } = await adminActions(server.store, 'bench').createOrg('locomo');
   const client = new Client({ name: 'bench-recall', version: '1' });
   await client.connect(
@@ -97,8 +163,6 @@ async function main() {
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   await client.close();
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
 
   const summarise = (rs: Row[]) => {
     const pct = (x: number) => Math.round((1000 * x) / Math.max(rs.length, 1)) / 10;
@@ -122,11 +186,9 @@ async function main() {
   const perCategory = Object.fromEntries(
     Object.entries(CATEGORIES).map(([c, name]) => [name, summarise(rows.filter((r) => r.category === Number(c)))]),
   );
-  const date = new Date().toISOString().slice(0, 10);
-  const database = process.env.DATABASE_URL ? 'Postgres' : 'PGlite';
-  const result = { date, database, seconds, overall, perCategory };
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', `recall-${date}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  const date = today();
+  const database = databaseName();
+  writeResult('recall', { date, database, seconds, overall, perCategory });
 
   const cols = ['questions', ...KS.map((k) => `R@${k}`), 'MRR', 'no_hit'] as const;
   const line = (name: string, s: Record<string, number>) => `| ${name} | ${cols.map((c) => s[c]).join(' | ')} |`;
@@ -140,6 +202,20 @@ async function main() {
   ].join('\n');
   console.log(md);
   writeBenchmarkSection('recall', 'Recall quality (npm run bench:recall)', md);
+}
+
+async function main() {
+  const { values } = parseArgs({ options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+  if (values.only && !['coderecall', 'locomo'].includes(values.only)) throw new Error('--only coderecall or locomo');
+  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-recall-'));
+  const server = await startServer({ ...process.env, PORT: '0', CAIRN_DATA_DIR: dataDir });
+  try {
+    if (values.only !== 'locomo') await codeRecall(server, values.verbose);
+    if (values.only !== 'coderecall') await locomo(server);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 await main();

@@ -1,0 +1,155 @@
+/**
+ * CodeRecall (../shared/bench/coderecall/README.md) through the public MCP tools: each org of
+ * dev.json gets its own Cairn org, its entries are replayed in order by their agents, and every
+ * question is asked through `recall` (limit 10) as its agent in its project.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { adminActions } from '../src/admin';
+import type { RunningServer } from '../src/node';
+
+export interface CodeEntry {
+  key: string;
+  agent: string;
+  project: string | null;
+  tool: 'remember' | 'observe' | 'decide' | 'plan' | 'note';
+  args: Record<string, unknown>;
+}
+export interface CodeQuestion {
+  id: string;
+  agent: string;
+  project: string | null;
+  query: string;
+  relevant: string[];
+  must_outrank?: string[];
+  category: string;
+}
+export interface CodeOrg {
+  org: string;
+  entries: CodeEntry[];
+  questions: CodeQuestion[];
+}
+/** One result of a ranking, the service's or the baseline's. */
+export interface Hit {
+  id: string;
+  kind: string;
+  agent: string;
+  project: string | null;
+  content: string;
+}
+/** What one system answered to one question: its hits, and for the service the text length. */
+export interface Answer {
+  q: CodeQuestion;
+  org: string;
+  idOf: (key: string) => string | undefined;
+  keyOf: (id: string) => string | undefined;
+  hits: Hit[];
+  chars?: number;
+}
+export interface Refusal {
+  org: string;
+  key: string;
+  tool: string;
+  error: string;
+}
+
+export function loadCodeRecall(root: string): CodeOrg[] {
+  return JSON.parse(readFileSync(join(root, '..', 'shared', 'bench', 'coderecall', 'dev.json'), 'utf8'));
+}
+
+type Call = (
+  name: string,
+  args: Record<string, unknown>,
+) => Promise<{ error?: string; structured: Record<string, unknown>; text: string }>;
+
+/** An MCP client as one agent of one org; no X-Svc-Project header, so the project is per call. */
+async function connect(
+  url: string,
+  secret: string,
+  agent: string,
+): Promise<{ call: Call; close: () => Promise<void> }> {
+  const client = new Client({ name: 'bench-coderecall', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { 'X-Svc-Key': secret, 'X-Svc-Agent': agent } },
+    }),
+  );
+  const call: Call = async (name, args) => {
+    const r: { isError?: boolean; content?: unknown; structuredContent?: unknown } = await client
+      .callTool({ name, arguments: args })
+      .catch((e: Error & { code?: unknown }) => {
+        // a refusal may come back as a JSON-RPC error (invalid arguments) rather than a tool error
+        if (typeof e.code !== 'number') throw e;
+        return { isError: true, content: [{ type: 'text', text: e.message }] };
+      });
+    const blocks = (r.content ?? []) as { type: string; text?: string }[];
+    const text = blocks.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+    const structured = (r.structuredContent ?? {}) as Record<string, unknown>;
+    return r.isError ? { error: text, structured, text } : { structured, text };
+  };
+  return { call, close: () => client.close() };
+}
+
+/** Replays every org and asks every question; refused writes are counted, not fatal. */
+export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
+  const answers: Answer[] = [];
+  const refused: Refusal[] = [];
+  const refusedSupersessions: Refusal[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  for (const org of data) {
+    const { key } = await adminActions(server.store, 'bench').createOrg(`coderecall-${org.org}`);
+    const clients = new Map<string, Call>();
+    const as = async (agent: string) => {
+      let call = clients.get(agent);
+      if (!call) {
+        const c = await connect(server.url, key.secret, agent);
+        closers.push(c.close);
+        call = c.call;
+        clients.set(agent, call);
+      }
+      return call;
+    };
+    const ids = new Map<string, string>();
+    const keys = new Map<string, string>();
+    for (const e of org.entries) {
+      const { supersedes, ...args } = e.args as { supersedes?: string };
+      if (e.project !== null) Object.assign(args, { project: e.project });
+      const old = supersedes ? ids.get(supersedes.slice(1)) : undefined;
+      if (supersedes && !old) {
+        refusedSupersessions.push({ org: org.org, key: e.key, tool: e.tool, error: `${supersedes} was refused` });
+      }
+      if (old) Object.assign(args, e.tool === 'plan' ? { id: old } : { supersedes: old });
+      const r = await (await as(e.agent))(e.tool, args);
+      if (r.error) {
+        refused.push({ org: org.org, key: e.key, tool: e.tool, error: r.error });
+        continue;
+      }
+      const id = (r.structured.entry as { id: string }).id;
+      ids.set(e.key, id);
+      keys.set(id, e.key);
+    }
+    for (const q of org.questions) {
+      const args = { query: q.query, limit: 10, ...(q.project !== null ? { project: q.project } : {}) };
+      const r = await (await as(q.agent))('recall', args);
+      if (r.error) throw new Error(`recall ${q.id}: ${r.error}`);
+      const hits = (r.structured.hits as Hit[]).map(({ id, kind, agent, project, content }) => ({
+        id,
+        kind,
+        agent,
+        project,
+        content,
+      }));
+      answers.push({
+        q,
+        org: org.org,
+        idOf: (k) => ids.get(k),
+        keyOf: (id) => keys.get(id),
+        hits,
+        chars: r.text.length,
+      });
+    }
+  }
+  for (const close of closers) await close();
+  return { answers, refused, refusedSupersessions };
+}
