@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASES_DIR, type ReleaseManifest } from '../../scripts/sql-source';
 import {
+  AFTER_FUNCTIONS,
   type MigrationSources,
   migrate,
   readFunctionFiles,
@@ -140,6 +141,31 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         `SELECT pg_get_function_identity_arguments(oid) AS args FROM pg_proc WHERE proname = 'cairn_sha256'`,
       );
       expect(signatures).toEqual([{ args: 'p text, p_salt text' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('runs what follows `--> after-functions` after the files: a backfill sees the new definitions', async () => {
+    const db = await rawDatabase(kind);
+    try {
+      const sources = readSources();
+      await migrate(db, sources);
+      const backfill = {
+        tag: '9999_backfill',
+        when: Date.now() + 1e9,
+        sql: `CREATE TABLE probe (v text);\n${AFTER_FUNCTIONS}\nINSERT INTO probe SELECT cairn_sha256('x');`,
+      };
+      const functions = sources.functions.map((f) =>
+        f.path === 'entries/cairn_sha256.sql'
+          ? {
+              ...f,
+              sql: `CREATE OR REPLACE FUNCTION cairn_sha256(p text) RETURNS text LANGUAGE sql AS $$ SELECT 'new:' || p $$;`,
+            }
+          : f,
+      );
+      await migrate(db, { migrations: [...sources.migrations, backfill], functions });
+      expect(await db.query('SELECT v FROM probe')).toEqual([{ v: 'new:x' }]);
     } finally {
       await db.close();
     }

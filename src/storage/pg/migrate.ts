@@ -7,7 +7,9 @@
  *   2. the SQL function files of `sql/<area>/<function>.sql` (the live definitions, written as
  *      `CREATE OR REPLACE`) whose content hash differs from the one recorded in
  *      `drizzle.cairn_sql_files` — every file when a versioned migration ran in this step, since
- *      a migration may drop what a file defines.
+ *      a migration may drop what a file defines;
+ *   3. the part of each migration just applied that follows a line `--> after-functions`: a
+ *      backfill that calls functions runs against their new definitions.
  * A failure rolls the whole step back. Callers that may race (servers sharing a Postgres) hold
  * the migration lock around it.
  */
@@ -48,6 +50,9 @@ export interface MigrationReport {
   migrations: string[];
   functions: string[];
 }
+
+/** The line that splits a migration: what follows it runs after the function files. */
+export const AFTER_FUNCTIONS = '--> after-functions';
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -104,11 +109,12 @@ async function applyPending(db: MigrationClient, { migrations, functions }: Migr
   const [last] = await db.query('SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1');
   const lastWhen = last ? Number(last.created_at) : -1;
   const applied: string[] = [];
+  const afterFunctions: string[] = [];
   for (const m of migrations) {
     if (m.when <= lastWhen) continue;
-    for (const statement of m.sql.split('--> statement-breakpoint')) {
-      if (statement.trim()) await db.exec(statement);
-    }
+    const [before, after] = splitAfterFunctions(m.sql);
+    await runStatements(db, before);
+    if (after) afterFunctions.push(after);
     await db.query('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [
       sha256(m.sql),
       m.when,
@@ -135,5 +141,17 @@ async function applyPending(db: MigrationClient, { migrations, functions }: Migr
   }
   const gone = [...recorded.keys()].filter((p) => !functions.some((f) => f.path === p));
   if (gone.length) await db.query('DELETE FROM drizzle.cairn_sql_files WHERE path = ANY($1)', [gone]);
+  for (const after of afterFunctions) await runStatements(db, after);
   return { migrations: applied, functions: changed };
+}
+
+function splitAfterFunctions(sql: string): [string, string | undefined] {
+  const at = sql.search(/^--> after-functions[ \t]*$/m);
+  return at < 0 ? [sql, undefined] : [sql.slice(0, at), sql.slice(at + AFTER_FUNCTIONS.length)];
+}
+
+async function runStatements(db: MigrationClient, sql: string) {
+  for (const statement of sql.split('--> statement-breakpoint')) {
+    if (statement.trim()) await db.exec(statement);
+  }
 }
