@@ -14,7 +14,7 @@ BEGIN
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
     DELETE FROM postings WHERE org_id = v_org AND project = coalesce(OLD.project, '') AND entry_id = OLD.id
-      AND lexeme = ANY(cairn_entry_keys(OLD.search, OLD.title, OLD.content, OLD.rationale));
+      AND lexeme = ANY(cairn_entry_keys(OLD.search, cairn_entry_text(OLD.title, OLD.content, OLD.rationale, OLD.source, OLD.tags)));
     UPDATE term_stats t SET df = t.df - 1
       FROM unnest(tsvector_to_array(OLD.search)) AS l(lexeme)
       WHERE t.org_id = v_org AND t.lexeme = l.lexeme;
@@ -23,7 +23,7 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO postings (org_id, lexeme, project, entry_id)
       SELECT v_org, k, coalesce(NEW.project, ''), NEW.id
-      FROM unnest(cairn_entry_keys(NEW.search, NEW.title, NEW.content, NEW.rationale)) AS k
+      FROM unnest(cairn_entry_keys(NEW.search, cairn_entry_text(NEW.title, NEW.content, NEW.rationale, NEW.source, NEW.tags))) AS k
       ON CONFLICT DO NOTHING;
     INSERT INTO term_stats (org_id, lexeme, df)
       SELECT v_org, l, 1 FROM unnest(tsvector_to_array(NEW.search)) AS l ORDER BY l

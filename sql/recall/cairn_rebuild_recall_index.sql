@@ -8,7 +8,7 @@ BEGIN
   DELETE FROM postings WHERE org_id = p_org;
   INSERT INTO postings (org_id, lexeme, project, entry_id)
     SELECT DISTINCT p_org, k, coalesce(e.project, ''), e.id
-    FROM entries e, unnest(cairn_entry_keys(e.search, e.title, e.content, e.rationale)) AS k
+    FROM entries e, unnest(cairn_entry_keys(e.search, cairn_entry_text(e.title, e.content, e.rationale, e.source, e.tags))) AS k
     WHERE e.org_id = p_org
     ORDER BY 2, 3, 4; -- in index order: the B-tree grows at its right edge
   DELETE FROM term_stats WHERE org_id = p_org;

@@ -27,6 +27,13 @@ DECLARE
   v_sources constant int := 5;
   v_context constant float8 := 0.7;
   v_context2 constant float8 := 0.5;
+  v_expansion constant float8 := 0.5;
+  v_prefixes constant int := 8;
+  v_kind_weight constant float8 := 1.25;
+  v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
+  v_exact text[];
+  v_thread constant interval := interval '30 minutes';
+  v_window constant int := 2;
   v_docs float8;
   v_avgdl float8;
   v_lex text[];
@@ -51,13 +58,30 @@ BEGIN
 
   SELECT greatest(docs, 1), CASE WHEN docs > 0 THEN greatest(lexemes::float8 / docs, 1) ELSE 1 END
     INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org;
+  -- the query's terms: its own words and the parts of its identifiers count whole; expansions —
+  -- camelCase parts, the service's vocabulary and verb forms (p_args.expansions), and longer words
+  -- of the org that begin with one of its words ("postgres" → postgresql) — count v_expansion
+  v_exact := tsvector_to_array(to_tsvector('english', v_query)
+    || to_tsvector('english', regexp_replace(v_query, '[^[:alnum:]]+', ' ', 'g')));
   SELECT array_agg(s.l ORDER BY s.df, s.l),
          array_agg(quote_literal(s.l)::tsquery ORDER BY s.df, s.l),
-         array_agg(ln(1 + (v_docs - s.df + 0.5) / (s.df + 0.5)) ORDER BY s.df, s.l),
+         array_agg(s.w * ln(1 + (v_docs - s.df + 0.5) / (s.df + 0.5)) ORDER BY s.df, s.l),
          array_agg(s.df ORDER BY s.df, s.l)
     INTO v_lex, v_terms, v_idf, v_df
-    FROM (SELECT q.l, t.df FROM unnest(tsvector_to_array(to_tsvector('english', v_query))) AS q(l)
-          JOIN term_stats t ON t.org_id = v_org AND t.lexeme = q.l AND t.df > 0) s;
+    FROM (SELECT q.l, max(q.w) AS w, t.df
+          FROM (SELECT x.l, 1.0::float8 AS w FROM unnest(v_exact) AS x(l)
+                UNION ALL
+                SELECT x.l, v_expansion FROM unnest(tsvector_to_array(
+                  cairn_search_vector(v_query || ' ' || coalesce(p_args->>'expansions', '')))) AS x(l)
+                UNION ALL
+                SELECT p.lexeme, v_expansion FROM unnest(v_exact) AS x(l)
+                CROSS JOIN LATERAL (SELECT t.lexeme FROM term_stats t
+                                    WHERE t.org_id = v_org AND t.lexeme > x.l AND t.lexeme < x.l || 'zzzz'
+                                      AND left(t.lexeme, length(x.l)) = x.l AND t.df > 0
+                                    ORDER BY t.lexeme LIMIT v_prefixes) p
+                WHERE length(x.l) >= 3 AND x.l !~ '^[0-9]+$') q
+          JOIN term_stats t ON t.org_id = v_org AND t.lexeme = q.l AND t.df > 0
+          GROUP BY q.l, t.df) s;
   SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
          coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
     INTO v_keys, v_weights
@@ -93,7 +117,9 @@ BEGIN
     SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC),
            array_agg(c.project_key ORDER BY c.score DESC, c.id DESC)
       INTO v_ids, v_scores, v_project_keys
-      FROM (SELECT e.id, e.project_key, cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_idents, v_avgdl) AS score
+      FROM (SELECT e.id, e.project_key,
+                   cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_idents, v_avgdl)
+                     * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END AS score
             FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
   END IF;
@@ -101,24 +127,27 @@ BEGIN
   -- phase 3: context from the neighbours of the best v_sources
   IF v_ids IS NOT NULL THEN
     WITH near AS (
-      -- the two nearest visible entries on either side in the same project, among the four nearest:
-      -- four steps on entries_org_project_id_idx whatever the filters (visibility and the project are
-      -- judged on the rows read, so no estimate can turn the walk into a scan; the row comparison is a
-      -- condition only that index serves, so no statistics can send it through another org's rows)
+      -- a hit's thread of work: the entries the same agent wrote in the same project right before and
+      -- after it — among the org's v_window nearest writes on either side, and within v_thread — read
+      -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
+      -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters.
       SELECT x.id, x.source_score, row_number() OVER (
-               PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
-      FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.before, n.visible
-            FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_project_keys[1:v_sources]) AS s(id, score, project_key)
+               PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
+      FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.at, n.before, n.visible
+            FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources]) AS s(id, score)
+            JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
-              (SELECT e.id, true AS before, e.project_key = s.project_key
+              (SELECT e.id, e.created_at AS at, true AS before, e.project_key = src.project_key AND e.agent = src.agent
+                 AND e.created_at >= src.created_at - v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until) AS visible
-               FROM entries e WHERE e.org_id = v_org AND (e.project_key, e.id) < (s.project_key, s.id)
-               ORDER BY e.project_key DESC, e.id DESC LIMIT 4)
+               FROM entries e WHERE e.org_id = v_org AND e.created_at <= src.created_at AND e.id < src.id
+               ORDER BY e.created_at DESC, e.id DESC LIMIT v_window)
               UNION ALL
-              (SELECT e.id, false, e.project_key = s.project_key
+              (SELECT e.id, e.created_at, false, e.project_key = src.project_key AND e.agent = src.agent
+                 AND e.created_at <= src.created_at + v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
-               FROM entries e WHERE e.org_id = v_org AND (e.project_key, e.id) > (s.project_key, s.id)
-               ORDER BY e.project_key, e.id LIMIT 4)) n
+               FROM entries e WHERE e.org_id = v_org AND e.created_at >= src.created_at AND e.id > src.id
+               ORDER BY e.created_at, e.id LIMIT v_window)) n
             WHERE s.score > 0) x
       WHERE x.visible
     ), boosts AS (

@@ -20,7 +20,7 @@ import type {
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
-import { expandQuery } from './query';
+import { expansionsOf, kindsAskedFor } from './query';
 import { withIsoTimes } from './types';
 
 export interface MemoryDeps {
@@ -134,7 +134,9 @@ export function createMemoryService(deps: MemoryDeps) {
       const query = input.query.trim();
       const r = await store.call('recall', who, {
         ...input,
-        query: expandQuery(query),
+        query,
+        expansions: expansionsOf(query).join(' '),
+        prefer_kinds: kindsAskedFor(query),
         ...(await embedding(query)),
       });
       return { hits: r.hits.map((h) => withIsoTimes(h)), project: r.project, scope: r.scope };

@@ -15,6 +15,7 @@ import {
   type Hit,
   id,
   isoTime,
+  type Kind,
   kind,
   metadata,
   project,
@@ -214,7 +215,8 @@ export interface StoreOps {
     result: { entry: Entry; project: string | null };
   };
   recall: {
-    args: RecallArgs & EmbeddingArgs;
+    /** expansions: the query's synonyms and verb forms; prefer_kinds: the kinds it asks for (domain/query.ts). */
+    args: RecallArgs & EmbeddingArgs & { expansions?: string; prefer_kinds?: Kind[] };
     result: { hits: Hit[]; project: string | null; scope: Scope };
   };
   space: {

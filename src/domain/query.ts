@@ -4,6 +4,9 @@
  * go?" also finds "She went to Paris". Done before the query reaches the database, so the
  * expansion is identical on every database.
  */
+import type { Kind } from './schemas';
+import { synonymsOf } from './vocabulary';
+
 const IRREGULAR = `arise arose arisen|awake awoke awoken|bear bore born borne|beat beaten|become became
 begin began begun|bend bent|bet|bind bound|bite bit bitten|bleed bled|blow blew blown|break broke broken|breed bred
 bring brought|build built|burn burnt|buy bought|catch caught|choose chose chosen|come came|cost|creep crept|cut
@@ -34,10 +37,40 @@ function irregularForms(): Map<string, string[]> {
   return forms;
 }
 
-/** The query with the other forms of its irregular verbs appended (nothing is removed). */
-export function expandQuery(query: string): string {
+/**
+ * What a query brings along besides its own words, weighed below them in recall: the other forms
+ * of its irregular verbs, and the vocabulary's abbreviations and synonyms of its words.
+ */
+export function expansionsOf(query: string): string[] {
   const words: string[] = query.toLowerCase().match(/[a-z]+/g) ?? [];
   const extra = new Set<string>();
   for (const w of words) for (const f of irregularForms().get(w) ?? []) if (!words.includes(f)) extra.add(f);
-  return extra.size ? `${query} ${[...extra].join(' ')}` : query;
+  for (const t of synonymsOf(query)) extra.add(t);
+  return [...extra];
+}
+
+/**
+ * The kinds of entry a question asks for, from its words: "why did we…" wants decisions, "what
+ * failed…" observations, "how do we…" conventions (memories), "is the … done" plans. Recall weighs
+ * those kinds up (cairn_recall_for); a question naming none weighs all alike.
+ */
+const INTENTS: [RegExp, Kind[]][] = [
+  [/\b(why|decid\w*|decision\w*|reason\w*|rationale|chose|choose|chosen|agreed|polic\w*)\b/, ['decision']],
+  [
+    /\b(fail\w*|error\w*|broke|broken|break\w*|crash\w*|flak\w*|incident\w*|outage\w*|time[ds]? ?out|exception\w*|warning\w*|regress\w*|went wrong|happened)\b/,
+    ['observation'],
+  ],
+  [/\b(fix\w*|solv\w*|resolv\w*|workaround\w*)\b/, ['memory', 'decision']],
+  [
+    /\b(how (do|should|can|to) (we|i|you)|conventions?|guidelines?|standards?|rules?|where (is|are|do|does))\b/,
+    ['memory'],
+  ],
+  [/\b(plans?|planned|roadmap|next steps?|status|progress|done yet|finished|remaining|todo|milestones?)\b/, ['plan']],
+];
+
+export function kindsAskedFor(query: string): Kind[] {
+  const q = query.toLowerCase();
+  const kinds = new Set<Kind>();
+  for (const [re, ks] of INTENTS) if (re.test(q)) for (const k of ks) kinds.add(k);
+  return [...kinds];
 }

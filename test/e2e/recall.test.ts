@@ -1,6 +1,6 @@
 /** Recall ranking: BM25-like weighting, stemming, any-word matching, exact identifiers, recency. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type McpSession } from '../helpers/clients';
+import { connect, entryId, type McpSession } from '../helpers/clients';
 import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
 
 describe.each(DB_KINDS)('recall ranking on %s', (db) => {
@@ -92,34 +92,35 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
-  it('takes context only from entries the reader may see, and gives it only to them', async () => {
+  it("takes context only from the same agent's thread of work that the reader may see", async () => {
     const alice = await connect('v2', t.mcpUrl, { key: key, agent: 'alice', project: '/chat/two' });
     const bob = await connect('v2', t.mcpUrl, { key: key, agent: 'bob', project: '/chat/two' });
     try {
-      const before = (
-        (await bob.call('remember', { content: 'standup moved to ten' })).structured.entry as { id: string }
-      ).id;
-      const secret = (
-        (await alice.call('remember', { content: 'my password hint is marmalade', scope: 'agent' })).structured
-          .entry as { id: string }
-      ).id;
-      const after = (
-        (await bob.call('remember', { content: 'lunch order closes at noon' })).structured.entry as {
-          id: string;
-        }
-      ).id;
+      const before = entryId(await bob.call('remember', { content: 'standup moved to ten' }));
+      const secret = entryId(
+        await alice.call('remember', { content: 'my password hint is marmalade', scope: 'agent' }),
+      );
+      const after = entryId(await bob.call('remember', { content: 'lunch order closes at noon' }));
       // bob cannot see the private entry, so it lends no context to its neighbours
       expect((await bob.call('recall', { query: 'marmalade hint' })).structured.hits).toEqual([]);
-      // bob's own match takes its neighbours from what bob sees: the private entry is skipped
+      // bob's match takes the next entry of his own thread as context, across alice's write
       const bobHits = ((await bob.call('recall', { query: 'standup' })).structured.hits as { id: string }[]).map(
         (h) => h.id,
       );
       expect(bobHits).toEqual([before, after]);
-      // alice sees her entry and its neighbours
+      // alice's entry has no thread around it: another agent's entries are not her context
       const aliceHits = (
         (await alice.call('recall', { query: 'marmalade hint' })).structured.hits as { id: string }[]
       ).map((h) => h.id);
-      expect(aliceHits).toEqual([secret, after, before]); // equal context: the newer first
+      expect(aliceHits).toEqual([secret]);
+      // a thread ends when the org's other writes come in between
+      for (let i = 0; i < 2; i++) await alice.call('remember', { content: `alice's unrelated work ${i}` });
+      const late = entryId(await bob.call('remember', { content: 'the retro is on friday' }));
+      const again = ((await bob.call('recall', { query: 'lunch order' })).structured.hits as { id: string }[]).map(
+        (h) => h.id,
+      );
+      expect(again).toEqual([after, before]);
+      expect(again).not.toContain(late);
     } finally {
       await alice.close();
       await bob.close();
@@ -160,7 +161,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const before = await read();
     await t.pg?.query('SELECT cairn_rebuild_recall_index($1)', [orgId]);
     expect(await read()).toEqual(before);
-    expect(before[1]).toEqual([{ docs: '20', lexemes: expect.any(String) }]); // 21 memories + 1 plan − 2 forgotten
+    expect(before[1]).toEqual([{ docs: '23', lexemes: expect.any(String) }]); // 24 memories + 1 plan − 2 forgotten
     expect(before[2]?.some((r) => r.lexeme === '#scripts/deploy.sh')).toBe(true);
   });
 });

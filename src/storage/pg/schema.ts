@@ -158,9 +158,8 @@ export const entries = pgTable(
     expiresAt: at('expires_at'),
     /** The project, '' for none: recall's neighbours are found by it on an index. */
     projectKey: text('project_key').notNull().generatedAlwaysAs(sql`coalesce(project, '')`),
-    search: tsvector('search').generatedAlwaysAs(
-      sql`to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || content || ' ' || coalesce(rationale, ''))`,
-    ),
+    /** What recall matches: set on every write by the trigger of sql/recall/cairn_entry_search.sql. */
+    search: tsvector('search'),
   },
   (t) => [
     index('entries_org_created_idx').on(t.orgId, t.createdAt),

@@ -1,0 +1,26 @@
+ALTER TABLE "entries" ALTER COLUMN "search" DROP EXPRESSION;--> statement-breakpoint
+-- Recall reads tags, source and the parts of identifiers too: entries.search is kept by a trigger
+-- (sql/recall/cairn_entry_search.sql) instead of a generated expression, and the index keys take
+-- the whole text (cairn_entry_keys changes signature; its file makes the new one).
+DROP FUNCTION cairn_entry_keys(tsvector, text, text, text);
+--> after-functions
+-- Every org's search vectors and recall index, recomputed with the new definitions. Row security
+-- binds the table owner too, so each org's rows are reached by setting that org.
+DO $$
+DECLARE
+  v_org uuid;
+BEGIN
+  ALTER TABLE entries DISABLE TRIGGER entries_index_update;
+  ALTER TABLE entries DISABLE TRIGGER entries_bytes_update;
+  PERFORM set_config('cairn.operator', 'on', true);
+  FOR v_org IN SELECT id FROM orgs LOOP
+    PERFORM set_config('cairn.org', v_org::text, true);
+    UPDATE entries SET search = cairn_search_vector(cairn_entry_text(title, content, rationale, source, tags))
+      WHERE org_id = v_org;
+    PERFORM cairn_rebuild_recall_index(v_org);
+  END LOOP;
+  PERFORM set_config('cairn.operator', '', true);
+  PERFORM set_config('cairn.org', '', true);
+  ALTER TABLE entries ENABLE TRIGGER entries_index_update;
+  ALTER TABLE entries ENABLE TRIGGER entries_bytes_update;
+END $$;
