@@ -3,6 +3,9 @@ ALTER TABLE "entries" ALTER COLUMN "search" DROP EXPRESSION;--> statement-breakp
 -- (sql/recall/cairn_entry_search.sql) instead of a generated expression, and the index keys take
 -- the whole text (cairn_entry_keys changes signature; its file makes the new one).
 DROP FUNCTION cairn_entry_keys(tsvector, text, text, text);
+--> statement-breakpoint
+-- A score counts each concept of the query once (cairn_recall_score takes the terms' concepts).
+DROP FUNCTION cairn_recall_score(uuid, uuid, tsvector, tsquery[], double precision[], text[], double precision);
 --> after-functions
 -- Every org's search vectors and recall index, recomputed with the new definitions. Row security
 -- binds the table owner too, so each org's rows are reached by setting that org.

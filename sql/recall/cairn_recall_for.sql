@@ -31,7 +31,7 @@ DECLARE
   v_prefixes constant int := 8;
   v_kind_weight constant float8 := 1.25;
   v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
-  v_exact text[];
+  v_groups int[];
   v_thread constant interval := interval '30 minutes';
   v_window constant int := 2;
   v_docs float8;
@@ -58,30 +58,14 @@ BEGIN
 
   SELECT greatest(docs, 1), CASE WHEN docs > 0 THEN greatest(lexemes::float8 / docs, 1) ELSE 1 END
     INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org;
-  -- the query's terms: its own words and the parts of its identifiers count whole; expansions —
-  -- camelCase parts, the service's vocabulary and verb forms (p_args.expansions), and longer words
-  -- of the org that begin with one of its words ("postgres" → postgresql) — count v_expansion
-  v_exact := tsvector_to_array(to_tsvector('english', v_query)
-    || to_tsvector('english', regexp_replace(v_query, '[^[:alnum:]]+', ' ', 'g')));
-  SELECT array_agg(s.l ORDER BY s.df, s.l),
-         array_agg(quote_literal(s.l)::tsquery ORDER BY s.df, s.l),
-         array_agg(s.w * ln(1 + (v_docs - s.df + 0.5) / (s.df + 0.5)) ORDER BY s.df, s.l),
-         array_agg(s.df ORDER BY s.df, s.l)
-    INTO v_lex, v_terms, v_idf, v_df
-    FROM (SELECT q.l, max(q.w) AS w, t.df
-          FROM (SELECT x.l, 1.0::float8 AS w FROM unnest(v_exact) AS x(l)
-                UNION ALL
-                SELECT x.l, v_expansion FROM unnest(tsvector_to_array(
-                  cairn_search_vector(v_query || ' ' || coalesce(p_args->>'expansions', '')))) AS x(l)
-                UNION ALL
-                SELECT p.lexeme, v_expansion FROM unnest(v_exact) AS x(l)
-                CROSS JOIN LATERAL (SELECT t.lexeme FROM term_stats t
-                                    WHERE t.org_id = v_org AND t.lexeme > x.l AND t.lexeme < x.l || 'zzzz'
-                                      AND left(t.lexeme, length(x.l)) = x.l AND t.df > 0
-                                    ORDER BY t.lexeme LIMIT v_prefixes) p
-                WHERE length(x.l) >= 3 AND x.l !~ '^[0-9]+$') q
-          JOIN term_stats t ON t.org_id = v_org AND t.lexeme = q.l AND t.df > 0
-          GROUP BY q.l, t.df) s;
+  -- the query's terms (cairn_recall_terms), rarest first, each with its concept
+  SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
+         array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
+         array_agg(t.weight * ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, t.lexeme),
+         array_agg(t.df ORDER BY t.df, t.lexeme),
+         array_agg(t.term_group ORDER BY t.df, t.lexeme)
+    INTO v_lex, v_terms, v_idf, v_df, v_groups
+    FROM cairn_recall_terms(v_org, v_query, p_args->'groups', v_expansion, v_prefixes) t;
   SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
          coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
     INTO v_keys, v_weights
@@ -118,7 +102,7 @@ BEGIN
            array_agg(c.project_key ORDER BY c.score DESC, c.id DESC)
       INTO v_ids, v_scores, v_project_keys
       FROM (SELECT e.id, e.project_key,
-                   cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_idents, v_avgdl)
+                   cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                      * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END AS score
             FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate

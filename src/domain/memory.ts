@@ -20,7 +20,7 @@ import type {
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
-import { expansionsOf, kindsAskedFor } from './query';
+import { kindsAskedFor, termGroups } from './query';
 import { withIsoTimes } from './types';
 
 export interface MemoryDeps {
@@ -135,7 +135,7 @@ export function createMemoryService(deps: MemoryDeps) {
       const r = await store.call('recall', who, {
         ...input,
         query,
-        expansions: expansionsOf(query).join(' '),
+        groups: termGroups(query),
         prefer_kinds: kindsAskedFor(query),
         ...(await embedding(query)),
       });

@@ -215,8 +215,8 @@ export interface StoreOps {
     result: { entry: Entry; project: string | null };
   };
   recall: {
-    /** expansions: the query's synonyms and verb forms; prefer_kinds: the kinds it asks for (domain/query.ts). */
-    args: RecallArgs & EmbeddingArgs & { expansions?: string; prefer_kinds?: Kind[] };
+    /** groups: the query's words with their synonyms and verb forms; prefer_kinds: the kinds it asks for (domain/query.ts). */
+    args: RecallArgs & EmbeddingArgs & { groups?: string[][]; prefer_kinds?: Kind[] };
     result: { hits: Hit[]; project: string | null; scope: Scope };
   };
   space: {

@@ -5,7 +5,7 @@
  * expansion is identical on every database.
  */
 import type { Kind } from './schemas';
-import { synonymsOf } from './vocabulary';
+import { vocabularyGroups } from './vocabulary';
 
 const IRREGULAR = `arise arose arisen|awake awoke awoken|bear bore born borne|beat beaten|become became
 begin began begun|bend bent|bet|bind bound|bite bit bitten|bleed bled|blow blew blown|break broke broken|breed bred
@@ -18,7 +18,7 @@ know knew known|lay laid|lead led|lean leant|leap leapt|learn learnt|leave left|
 lose lost|make made|mean meant|meet met|pay paid|put|quit|read|ride rode ridden|ring rang rung|rise rose risen
 run ran|say said|see saw seen|seek sought|sell sold|send sent|set|shake shook shaken|shine shone|shoot shot
 show showed shown|shrink shrank shrunk|shut|sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid
-speak spoke spoken|spend spent|spin spun|split|spread|spring sprang sprung|stand stood|steal stole stolen|stick stuck
+speak spoke spoken|speed sped|spend spent|spin spun|split|spread|spring sprang sprung|stand stood|steal stole stolen|stick stuck
 sting stung|stink stank stunk|strike struck|swear swore sworn|sweep swept|swim swam swum|swing swung|take took taken
 teach taught|tear tore torn|tell told|think thought|throw threw thrown|understand understood|wake woke woken
 wear wore worn|weave wove woven|weep wept|win won|wind wound|write wrote written`;
@@ -38,15 +38,17 @@ function irregularForms(): Map<string, string[]> {
 }
 
 /**
- * What a query brings along besides its own words, weighed below them in recall: the other forms
- * of its irregular verbs, and the vocabulary's abbreviations and synonyms of its words.
+ * What a query brings along besides its own words, weighed below them in recall, grouped by the
+ * query word or phrase they stand for (a concept counts once in a score): the other forms of its
+ * irregular verbs, and the vocabulary's abbreviations and synonyms.
  */
-export function expansionsOf(query: string): string[] {
+export function termGroups(query: string): string[][] {
   const words: string[] = query.toLowerCase().match(/[a-z]+/g) ?? [];
-  const extra = new Set<string>();
-  for (const w of words) for (const f of irregularForms().get(w) ?? []) if (!words.includes(f)) extra.add(f);
-  for (const t of synonymsOf(query)) extra.add(t);
-  return [...extra];
+  const verbs = words.flatMap((w) => {
+    const forms = irregularForms().get(w);
+    return forms ? [[w, ...forms]] : [];
+  });
+  return [...verbs, ...vocabularyGroups(query)];
 }
 
 /**

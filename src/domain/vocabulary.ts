@@ -24,12 +24,13 @@ password|passwd|credential|credentials
 brute force|credential stuffing|password spraying
 production|prod
 staging|stage|stg|preprod
-development|dev|local
+development|dev
+locally|local|localhost|on my machine|my machine|local dev|local development
 environment|env|environments
 environment variable|env var|envvar
 configuration|config|settings|cfg
 repository|repo|repos
-dependency|dependencies|deps|package|packages
+dependency|dependencies|deps|package|packages|library|libraries|lib
 upgrade|bump|update
 downgrade|rollback|roll back|revert
 deploy|deployment|release|rollout|ship
@@ -114,19 +115,20 @@ function groups(): Map<string, string[]> {
   return index;
 }
 
-/** The terms a query's words and two-word phrases bring along from the vocabulary (none repeated). */
-export function synonymsOf(query: string): string[] {
+/**
+ * For each word or phrase (up to three words) of a query that the vocabulary knows: that word or
+ * phrase, then the rest of its group.
+ */
+export function vocabularyGroups(query: string): string[][] {
   const words = query.toLowerCase().match(/[a-z0-9][a-z0-9.]*[a-z0-9]|[a-z0-9]/g) ?? [];
-  const found = new Set<string>();
+  const out: string[][] = [];
   for (let i = 0; i < words.length; i++) {
-    for (const probe of [
-      words[i],
-      `${words[i]} ${words[i + 1] ?? ''}`.trim(),
-      `${words[i]} ${words[i + 1]} ${words[i + 2]}`,
-    ]) {
-      for (const t of groups().get(probe as string) ?? []) found.add(t);
+    for (const n of [1, 2, 3]) {
+      if (i + n > words.length) break;
+      const probe = words.slice(i, i + n).join(' ');
+      const rest = groups().get(probe);
+      if (rest) out.push([probe, ...rest]);
     }
   }
-  for (const w of words) found.delete(w);
-  return [...found];
+  return out;
 }

@@ -1,26 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { expansionsOf, kindsAskedFor } from '../../src/domain/query';
-import { synonymsOf } from '../../src/domain/vocabulary';
+import { kindsAskedFor, termGroups } from '../../src/domain/query';
+import { vocabularyGroups } from '../../src/domain/vocabulary';
 
 describe('recall query expansion', () => {
-  it('brings the other forms of irregular verbs', () => {
-    expect(expansionsOf('Where did Caroline go?')).toEqual(['went', 'gone']);
-    expect(expansionsOf('who bought the car')).toEqual(['buy']);
+  it('groups the other forms of irregular verbs with the word', () => {
+    expect(termGroups('Where did Caroline go?')).toEqual([['go', 'went', 'gone']]);
+    expect(termGroups('who bought the car')).toEqual([['bought', 'buy']]);
   });
 
-  it("brings the trade's abbreviations and synonyms, words and phrases, never the query's own words", () => {
-    expect(synonymsOf('PG version in prod?')).toEqual(expect.arrayContaining(['postgres', 'postgresql', 'production']));
-    expect(synonymsOf('k8s rollout')).toEqual(expect.arrayContaining(['kubernetes', 'deploy']));
-    expect(synonymsOf('brute force on the sign in page')).toEqual(
-      expect.arrayContaining(['credential stuffing', 'login', 'authentication']),
+  it("groups the trade's abbreviations and synonyms with the query's word or phrase", () => {
+    const groups = vocabularyGroups('PG version in prod?');
+    expect(groups).toContainEqual(expect.arrayContaining(['pg', 'postgres', 'postgresql']));
+    expect(groups.find((g) => g[0] === 'prod')).toEqual(expect.arrayContaining(['production']));
+    expect(vocabularyGroups('brute force on the sign in page')).toEqual(
+      expect.arrayContaining([
+        expect.arrayContaining(['brute force', 'credential stuffing']),
+        expect.arrayContaining(['sign in', 'login', 'authentication']),
+      ]),
     );
-    expect(synonymsOf('postgres and pg')).not.toContain('pg');
+    expect(vocabularyGroups('k8s rollout').map((g) => g[0])).toEqual(['k8s', 'rollout']);
   });
 
-  it('leaves other queries untouched', () => {
-    expect(expansionsOf('kafka partition lag').filter((t) => !['queue', 'queues'].includes(t))).not.toContain('kafka');
-    expect(expansionsOf('xylophone quagmire')).toEqual([]);
-    expect(expansionsOf('')).toEqual([]);
+  it('brings nothing for words the vocabulary does not know', () => {
+    expect(termGroups('xylophone quagmire')).toEqual([]);
+    expect(termGroups('')).toEqual([]);
   });
 });
 

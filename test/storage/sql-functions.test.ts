@@ -72,18 +72,20 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
   });
 
   describe('recall scoring', () => {
-    it('cairn_recall_score is BM25 (k1 1.2, b 0.15, a term once, length in distinct lexemes) plus 4 per identifier named', async () => {
+    it('cairn_recall_score is BM25 (k1 1.2, b 0.15, a concept once by its best term, length in distinct lexemes) plus 4 per identifier named', async () => {
       await inTx(async (org) => {
         const { entry } = await write('me', { content: 'deploy deploy the widgets with scripts/deploy.sh' });
         const row = (
           await db.query(
             `SELECT e.search::text AS search, length(e.search) AS n,
-               cairn_recall_score($1, e.id, e.search, ARRAY['deploy'::tsquery, 'widget'::tsquery, 'absent'::tsquery],
-                 ARRAY[1.5, 0.5, 9.0]::float8[], $3::text[], 4.0) AS score
+               cairn_recall_score($1, e.id, e.search,
+                 ARRAY['deploy'::tsquery, 'widget'::tsquery, 'script'::tsquery, 'absent'::tsquery],
+                 ARRAY[1.5, 0.5, 0.3, 9.0]::float8[], ARRAY[1, 2, 2, 3], $3::text[], 4.0) AS score
              FROM entries e WHERE e.id = $2`,
             [org, entry.id, ['#scripts/deploy.sh', '#elsewhere.ts']],
           )
         )[0] as { n: number; score: number };
+        // widget and script stand for one concept: it counts 0.5, its best, not 0.8
         const bm25 = ((1.5 + 0.5) * 2.2) / (1 + 1.2 * (0.85 + (0.15 * row.n) / 4.0));
         expect(row.score).toBeCloseTo(bm25 + 4, 9);
       });

@@ -1,0 +1,49 @@
+-- A query's terms as recall weighs them, each with its document frequency in the org and the
+-- concept it stands for (term_group): a concept counts once in a score, by its best match.
+-- - The query's own words and the parts of its identifiers and paths weigh 1.
+-- - The service's expansions (p_groups: lists whose first term is a word or phrase of the query
+--   and the rest its abbreviations, synonyms or verb forms, from src/domain) weigh p_expansion,
+--   in the concept of their query word.
+-- - camelCase parts of the query's words weigh p_expansion, each its own concept.
+-- - A query word the org has never written brings the org's longer words that begin with it
+--   ("postgres" finds postgresql, "auth" authentication), at most p_prefixes, in its concept.
+CREATE OR REPLACE FUNCTION public.cairn_recall_terms(p_org uuid, p_query text, p_groups jsonb, p_expansion double precision, p_prefixes integer)
+ RETURNS TABLE(lexeme text, weight double precision, df bigint, term_group integer)
+ LANGUAGE sql
+ STABLE
+AS $function$
+  WITH exact AS (
+    SELECT DISTINCT x.l FROM unnest(tsvector_to_array(to_tsvector('english', p_query)
+      || to_tsvector('english', regexp_replace(p_query, '[^[:alnum:]]+', ' ', 'g')))) AS x(l)
+  ), grouped AS (
+    SELECT DISTINCT g.ord AS gid, v.l
+    FROM jsonb_array_elements(coalesce(p_groups, '[]'::jsonb)) WITH ORDINALITY AS g(terms, ord),
+         jsonb_array_elements_text(g.terms) AS t(term),
+         unnest(tsvector_to_array(cairn_search_vector(t.term))) AS v(l)
+  ), terms AS (
+    -- a lexeme of a group belongs to the group's concept, whether the query wrote it or not
+    SELECT e.l, 1.0::float8 AS w, coalesce((SELECT 'g' || min(g.gid) FROM grouped g WHERE g.l = e.l), 'x' || e.l) AS concept
+    FROM exact e
+    UNION ALL
+    SELECT g.l, p_expansion, 'g' || g.gid FROM grouped g WHERE g.l NOT IN (SELECT l FROM exact)
+    UNION ALL
+    SELECT c.l, p_expansion, 'c' || c.l
+    FROM unnest(tsvector_to_array(cairn_search_vector(p_query))) AS c(l)
+    WHERE c.l NOT IN (SELECT l FROM exact) AND c.l NOT IN (SELECT l FROM grouped)
+  ), prefixed AS (
+    SELECT p.lexeme AS l, p_expansion AS w, t.concept
+    FROM terms t
+    CROSS JOIN LATERAL (SELECT s.lexeme FROM term_stats s
+                        WHERE s.org_id = p_org AND s.lexeme > t.l AND s.lexeme < t.l || 'zzzz'
+                          AND left(s.lexeme, length(t.l)) = t.l AND s.df > 0
+                        ORDER BY s.lexeme LIMIT p_prefixes) p
+    WHERE t.w = 1 AND length(t.l) >= 3 AND t.l !~ '^[0-9]+$'
+      AND NOT EXISTS (SELECT 1 FROM term_stats s WHERE s.org_id = p_org AND s.lexeme = t.l AND s.df > 0)
+  ), weighed AS (
+    SELECT a.l, max(a.w) AS w, min(a.concept) AS concept
+    FROM (SELECT l, w, concept FROM terms UNION ALL SELECT l, w, concept FROM prefixed) a
+    GROUP BY a.l
+  )
+  SELECT w.l, w.w, s.df, dense_rank() OVER (ORDER BY w.concept)::int
+  FROM weighed w JOIN term_stats s ON s.org_id = p_org AND s.lexeme = w.l AND s.df > 0
+$function$;
