@@ -32,6 +32,9 @@ DECLARE
   v_kind_weight constant float8 := 1.25;
   v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
   v_groups int[];
+  v_pairs tsquery[];
+  v_pair_weights float8[];
+  v_phrase constant float8 := 1;
   v_thread constant interval := interval '30 minutes';
   v_window constant int := 2;
   v_docs float8;
@@ -66,6 +69,16 @@ BEGIN
          array_agg(t.term_group ORDER BY t.df, t.lexeme)
     INTO v_lex, v_terms, v_idf, v_df, v_groups
     FROM cairn_recall_terms(v_org, v_query, p_args->'groups', v_expansion, v_prefixes) t;
+  -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
+  SELECT coalesce(array_agg(format('%s <%s> %s', quote_literal(a.l), b.p - a.p, quote_literal(b.l))::tsquery), '{}'),
+         coalesce(array_agg(least(a.w, b.w)), '{}')
+    INTO v_pairs, v_pair_weights
+    FROM (SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
+          FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
+          JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l) a
+    JOIN (SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
+          FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
+          JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l) b ON b.n = a.n + 1 AND b.p - a.p <= 3;
   SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
          coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
     INTO v_keys, v_weights
@@ -103,7 +116,9 @@ BEGIN
       INTO v_ids, v_scores, v_project_keys
       FROM (SELECT e.id, e.project_key,
                    cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
-                     * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END AS score
+                     * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
+                     + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
+                                   WHERE e.search @@ p.q) AS score
             FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
   END IF;
@@ -115,7 +130,7 @@ BEGIN
       -- after it — among the org's v_window nearest writes on either side, and within v_thread — read
       -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
       -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters.
-      SELECT x.id, x.source_score, row_number() OVER (
+      SELECT x.id, x.source_score, x.before, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.at, n.before, n.visible
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources]) AS s(id, score)
