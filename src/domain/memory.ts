@@ -20,7 +20,7 @@ import type {
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
-import { kindsAskedFor, termGroups } from './query';
+import { rankedQuery } from './query';
 import { withIsoTimes } from './types';
 
 export interface MemoryDeps {
@@ -131,14 +131,8 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async recall(who: CallIdentity, input: RecallArgs) {
-      const query = input.query.trim();
-      const r = await store.call('recall', who, {
-        ...input,
-        query,
-        groups: termGroups(query),
-        prefer_kinds: kindsAskedFor(query),
-        ...(await embedding(query)),
-      });
+      const ranked = rankedQuery(input.query);
+      const r = await store.call('recall', who, { ...input, ...ranked, ...(await embedding(ranked.query)) });
       return { hits: r.hits.map((h) => withIsoTimes(h)), project: r.project, scope: r.scope };
     },
 

@@ -76,3 +76,9 @@ export function kindsAskedFor(query: string): Kind[] {
   for (const [re, ks] of INTENTS) if (re.test(q)) for (const k of ks) kinds.add(k);
   return [...kinds];
 }
+
+/** What recall's ranking takes of a query, for agents and the dashboard alike. */
+export function rankedQuery(query: string): { query: string; groups: string[][]; prefer_kinds: Kind[] } {
+  const q = query.trim();
+  return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q) };
+}

@@ -203,6 +203,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     const robot = await connect('v2', t.mcpUrl, { key: secret, agent: 'robot' });
     try {
       await robot.call('remember', { content: 'The build cache lives on disk two.' });
+      await robot.call('decide', { content: 'Orders move to PostgreSQL 17.', rationale: 'logical replication' });
       await robot.call('note', { content: 'private scratch about lunch' });
     } finally {
       await robot.close();
@@ -210,6 +211,10 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     const found = (await b.get('/dashboard/memory?q=where+is+the+build+cache')).html;
     expect(found).toContain('The build cache lives on disk two.');
     expect(found).toContain('by robot');
+    // the same ranking as recall: an abbreviation finds its word, and the page shows the rationale
+    const pg = (await b.get('/dashboard/memory?q=PG+decision')).html;
+    expect(pg).toContain('Orders move to PostgreSQL 17.');
+    expect(pg).toContain('Why: logical replication');
     const recent = (await b.get('/dashboard/memory')).html;
     expect(recent).toContain('The build cache lives on disk two.');
     expect(recent).not.toContain('private scratch');
@@ -223,12 +228,12 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(keysOnly).toContain('key.create');
     expect(keysOnly).not.toContain('>remember<');
 
-    // the two tool calls, today, with no plan limiting them
+    // the three tool calls, today, with no plan limiting them
     const usage = (await b.get('/dashboard/usage')).html;
     expect(usage).toContain('This org has no plan: nothing is limited');
-    expect(usage).toContain('2 (no limit)');
+    expect(usage).toContain('3 (no limit)');
     const today = new Date().toISOString().slice(0, 10);
-    expect(usage).toContain(`<td data-label="Day">${today}</td><td data-label="Tool calls">2</td>`);
+    expect(usage).toContain(`<td data-label="Day">${today}</td><td data-label="Tool calls">3</td>`);
   });
 
   it('shows usage against the plan: this month, per day, and the stored bytes', async () => {

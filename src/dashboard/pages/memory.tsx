@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import type { DashboardSession } from '../../domain/ports';
 import { resolveProject } from '../../domain/projects';
+import { rankedQuery } from '../../domain/query';
 import { type Entry, KINDS } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
 import { ErrorLine, Notice, when } from '../components';
@@ -55,7 +56,7 @@ export function memoryPage({ store }: DashboardDeps) {
       return page(null, 'A project is a git remote URL or an absolute path.', 422);
     }
     const hits = await store.dashboard.recall(c.get('tokenHash'), project.canonical, {
-      query: filter.q,
+      ...rankedQuery(filter.q),
       limit: 50,
       ...(filter.agent ? { agent: filter.agent } : {}),
       ...(filter.kind ? { kinds: [filter.kind] } : {}),
