@@ -33,6 +33,7 @@ DECLARE
   v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
   v_groups int[];
   v_pairs tsquery[];
+  v_floor constant float8 := 0.1;
   v_pair_weights float8[];
   v_phrase constant float8 := 1;
   v_thread constant interval := interval '30 minutes';
@@ -185,6 +186,8 @@ BEGIN
   SELECT coalesce(json_agg(cairn_hit_json(e, r.score) ORDER BY r.rank), '[]'::json)
     INTO v_hits
     FROM unnest(v_ids[1:v_limit], v_scores[1:v_limit]) WITH ORDINALITY AS r(id, score, rank)
-    JOIN entries e ON e.org_id = v_org AND e.id = r.id;
+    JOIN entries e ON e.org_id = v_org AND e.id = r.id
+    -- a page is not filled with what barely matches: a hit far below the best is left out
+    WHERE v_near IS NOT NULL OR r.score >= v_floor * v_scores[1];
   RETURN json_build_object('hits', v_hits, 'project', v_proj, 'scope', v_scope);
 END $function$;
