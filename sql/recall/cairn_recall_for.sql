@@ -33,6 +33,8 @@ DECLARE
   v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
   v_groups int[];
   v_pairs tsquery[];
+  v_lead_terms tsquery[];
+  v_lead constant float8 := 0.5;
   v_floor constant float8 := 0.1;
   v_pair_weights float8[];
   v_phrase constant float8 := 1;
@@ -67,8 +69,9 @@ BEGIN
          array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
          array_agg(t.weight * ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, t.lexeme),
          array_agg(t.df ORDER BY t.df, t.lexeme),
-         array_agg(t.term_group ORDER BY t.df, t.lexeme)
-    INTO v_lex, v_terms, v_idf, v_df, v_groups
+         array_agg(t.term_group ORDER BY t.df, t.lexeme),
+         array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme)
+    INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms
     FROM cairn_recall_terms(v_org, v_query, p_args->'groups', v_expansion, v_prefixes) t;
   -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
   SELECT coalesce(array_agg(format('%s <%s> %s', quote_literal(a.l), b.p - a.p, quote_literal(b.l))::tsquery), '{}'),
@@ -119,7 +122,9 @@ BEGIN
                    cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                      * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                      + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
-                                   WHERE e.search @@ p.q) AS score
+                                   WHERE e.search @@ p.q)
+                     + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
+                                 WHERE e.search @@ l.q) AS score
             FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
   END IF;

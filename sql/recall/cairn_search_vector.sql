@@ -3,7 +3,7 @@
 -- (`otel-collector.observability:4318`, `@basketly/pricing`, `org.apache.kafka.errors.RecordTooLargeException`)
 -- and again at camelCase (`useCartStore` also gives use, cart, store; `PostgreSQL` gives postgre, sql),
 -- so a question naming a part finds the whole. Queries are read the same way (cairn_recall_for).
--- Used for entries.search (cairn_entry_search); a change here needs a migration that recomputes it.
+-- Used for entries.search (cairn_entry_vector); a change here needs a migration that recomputes it.
 CREATE OR REPLACE FUNCTION public.cairn_search_vector(p_text text)
  RETURNS tsvector
  LANGUAGE sql
