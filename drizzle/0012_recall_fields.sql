@@ -18,7 +18,7 @@ BEGIN
   PERFORM set_config('cairn.operator', 'on', true);
   FOR v_org IN SELECT id FROM orgs LOOP
     PERFORM set_config('cairn.org', v_org::text, true);
-    UPDATE entries SET search = cairn_entry_vector(title, content, rationale, source, tags)
+    UPDATE entries SET search = cairn_entry_vector(kind, title, content, rationale, source, tags)
       WHERE org_id = v_org;
     PERFORM cairn_rebuild_recall_index(v_org);
   END LOOP;

@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.cairn_entry_search()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  NEW.search := cairn_entry_vector(NEW.title, NEW.content, NEW.rationale, NEW.source, NEW.tags);
+  NEW.search := cairn_entry_vector(NEW.kind, NEW.title, NEW.content, NEW.rationale, NEW.source, NEW.tags);
   RETURN NEW;
 END $function$;
 
