@@ -135,7 +135,9 @@ BEGIN
       -- a hit's thread of work: the entries the same agent wrote in the same project right before and
       -- after it — among the org's v_window nearest writes on either side, and within v_thread — read
       -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
-      -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters.
+      -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters: a range on
+      -- created_at alone, which no other index serves (with the id too, a planner that saw one org
+      -- could walk the primary key through other orgs' rows).
       SELECT x.id, x.source_score, x.before, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.at, n.before, n.visible
@@ -145,14 +147,14 @@ BEGIN
               (SELECT e.id, e.created_at AS at, true AS before, e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at >= src.created_at - v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until) AS visible
-               FROM entries e WHERE e.org_id = v_org AND e.created_at <= src.created_at AND e.id < src.id
-               ORDER BY e.created_at DESC, e.id DESC LIMIT v_window)
+               FROM entries e WHERE e.org_id = v_org AND e.created_at < src.created_at
+               ORDER BY e.created_at DESC LIMIT v_window)
               UNION ALL
               (SELECT e.id, e.created_at, false, e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at <= src.created_at + v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
-               FROM entries e WHERE e.org_id = v_org AND e.created_at >= src.created_at AND e.id > src.id
-               ORDER BY e.created_at, e.id LIMIT v_window)) n
+               FROM entries e WHERE e.org_id = v_org AND e.created_at > src.created_at
+               ORDER BY e.created_at LIMIT v_window)) n
             WHERE s.score > 0) x
       WHERE x.visible
     ), boosts AS (

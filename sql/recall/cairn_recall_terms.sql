@@ -9,9 +9,13 @@
 --   ("postgres" finds postgresql, "auth" authentication), at most p_prefixes, in its concept.
 CREATE OR REPLACE FUNCTION public.cairn_recall_terms(p_org uuid, p_query text, p_groups jsonb, p_expansion double precision, p_prefixes integer)
  RETURNS TABLE(lexeme text, weight double precision, df bigint, term_group integer)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
+BEGIN
+  -- plpgsql, so each connection plans these statements once; every term_stats read is a lookup
+  -- by key (a lateral join), never an anti-join that could read the org's whole vocabulary
+  RETURN QUERY
   WITH exact AS (
     SELECT DISTINCT x.l FROM unnest(tsvector_to_array(to_tsvector('english', p_query)
       || to_tsvector('english', regexp_replace(p_query, '[^[:alnum:]]+', ' ', 'g')))) AS x(l)
@@ -25,25 +29,28 @@ AS $function$
     SELECT e.l, 1.0::float8 AS w, coalesce((SELECT 'g' || min(g.gid) FROM grouped g WHERE g.l = e.l), 'x' || e.l) AS concept
     FROM exact e
     UNION ALL
-    SELECT g.l, p_expansion, 'g' || g.gid FROM grouped g WHERE g.l NOT IN (SELECT l FROM exact)
+    SELECT g.l, p_expansion, 'g' || g.gid FROM grouped g WHERE g.l NOT IN (SELECT e.l FROM exact e)
     UNION ALL
     SELECT c.l, p_expansion, 'c' || c.l
     FROM unnest(tsvector_to_array(cairn_search_vector(p_query))) AS c(l)
-    WHERE c.l NOT IN (SELECT l FROM exact) AND c.l NOT IN (SELECT l FROM grouped)
-  ), prefixed AS (
-    SELECT p.lexeme AS l, p_expansion AS w, t.concept
+    WHERE c.l NOT IN (SELECT e.l FROM exact e) AND c.l NOT IN (SELECT g.l FROM grouped g)
+  ), known AS (
+    SELECT t.l, t.w, t.concept, k.df
     FROM terms t
-    CROSS JOIN LATERAL (SELECT s.lexeme FROM term_stats s
-                        WHERE s.org_id = p_org AND s.lexeme > t.l AND s.lexeme < t.l || 'zzzz'
-                          AND left(s.lexeme, length(t.l)) = t.l AND s.df > 0
+    LEFT JOIN LATERAL (SELECT s.df FROM term_stats s WHERE s.org_id = p_org AND s.lexeme = t.l AND s.df > 0) k ON true
+  ), prefixed AS (
+    SELECT p.lexeme AS l, p_expansion AS w, k.concept, p.df
+    FROM known k
+    CROSS JOIN LATERAL (SELECT s.lexeme, s.df FROM term_stats s
+                        WHERE s.org_id = p_org AND s.lexeme > k.l AND s.lexeme < k.l || 'zzzz'
+                          AND left(s.lexeme, length(k.l)) = k.l AND s.df > 0
                         ORDER BY s.lexeme LIMIT p_prefixes) p
-    WHERE t.w = 1 AND length(t.l) >= 3 AND t.l !~ '^[0-9]+$'
-      AND NOT EXISTS (SELECT 1 FROM term_stats s WHERE s.org_id = p_org AND s.lexeme = t.l AND s.df > 0)
+    WHERE k.df IS NULL AND k.w = 1 AND length(k.l) >= 3 AND k.l !~ '^[0-9]+$'
   ), weighed AS (
-    SELECT a.l, max(a.w) AS w, min(a.concept) AS concept
-    FROM (SELECT l, w, concept FROM terms UNION ALL SELECT l, w, concept FROM prefixed) a
+    SELECT a.l, max(a.w) AS w, min(a.concept) AS concept, max(a.df) AS df
+    FROM (SELECT k.l, k.w, k.concept, k.df FROM known k WHERE k.df IS NOT NULL
+          UNION ALL SELECT x.l, x.w, x.concept, x.df FROM prefixed x) a
     GROUP BY a.l
   )
-  SELECT w.l, w.w, s.df, dense_rank() OVER (ORDER BY w.concept)::int
-  FROM weighed w JOIN term_stats s ON s.org_id = p_org AND s.lexeme = w.l AND s.df > 0
-$function$;
+  SELECT w.l, w.w, w.df::bigint, dense_rank() OVER (ORDER BY w.concept)::int FROM weighed w;
+END $function$;
