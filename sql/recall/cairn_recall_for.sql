@@ -53,7 +53,6 @@ DECLARE
   v_cand uuid[];
   v_ids uuid[];
   v_scores float8[];
-  v_project_keys text[];
   v_near uuid[];
   v_hits json;
 BEGIN
@@ -115,10 +114,9 @@ BEGIN
 
   -- phase 2: the candidates the read may see, scored in full, best first
   IF v_cand IS NOT NULL THEN
-    SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC),
-           array_agg(c.project_key ORDER BY c.score DESC, c.id DESC)
-      INTO v_ids, v_scores, v_project_keys
-      FROM (SELECT e.id, e.project_key,
+    SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC)
+      INTO v_ids, v_scores
+      FROM (SELECT e.id,
                    cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                      * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                      + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
