@@ -72,6 +72,7 @@ async function migrateAsRelease(db: RawDb, sources: MigrationSources) {
 
 const KEY = { id: '01900000-0000-7000-8000-0000000000aa', hash: 'upgrade-key-hash', prefix: 'svc_up', name: 'k' };
 const ORG = '01900000-0000-7000-8000-0000000000bb';
+const ENTRY = '01900000-0000-7000-8000-0000000000cc';
 
 describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
   let fresh: RawDb;
@@ -180,6 +181,14 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         ORG,
         JSON.stringify(KEY),
       ]);
+      const entry = {
+        kind: 'memory',
+        op: 'remember',
+        id: ENTRY,
+        content: 'Orders run on version 17.',
+        tags: ['database'],
+      };
+      await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [KEY.hash, JSON.stringify(entry)]);
     });
     afterAll(() => old?.close());
 
@@ -195,8 +204,14 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
       }
     });
 
-    it("keeps the release's data, served by today's functions", async () => {
+    it("keeps the release's data, served by today's functions and today's index", async () => {
       expect(await old.query(`SELECT cairn_whoami($1) ->> 'org_id' AS org`, [KEY.hash])).toEqual([{ org: ORG }]);
+      // tags were not searched before 0012: the entry is found by its tag only once it is re-indexed
+      const recalled = await old.query(
+        `SELECT cairn_recall($1, 'a', NULL, '{"query": "database"}') -> 'hits' AS hits`,
+        [KEY.hash],
+      );
+      expect((recalled[0]?.hits as { id: string }[]).map((h) => h.id)).toEqual([ENTRY]);
     });
   });
 });
