@@ -27,19 +27,19 @@ DECLARE
   v_sources constant int := 5;
   v_context constant float8 := 0.7;
   v_context2 constant float8 := 0.5;
+  v_thread constant interval := interval '30 minutes';
+  v_window constant int := 2;
   v_expansion constant float8 := 0.5;
   v_prefixes constant int := 8;
   v_kind_weight constant float8 := 1.25;
-  v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
-  v_groups int[];
-  v_pairs tsquery[];
-  v_lead_terms tsquery[];
+  v_phrase constant float8 := 1;
   v_lead constant float8 := 0.5;
   v_floor constant float8 := 0.1;
+  v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
+  v_groups int[];
+  v_lead_terms tsquery[];
+  v_pairs tsquery[];
   v_pair_weights float8[];
-  v_phrase constant float8 := 1;
-  v_thread constant interval := interval '30 minutes';
-  v_window constant int := 2;
   v_docs float8;
   v_avgdl float8;
   v_lex text[];
@@ -73,15 +73,15 @@ BEGIN
     INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms
     FROM cairn_recall_terms(v_org, v_query, p_args->'groups', v_expansion, v_prefixes) t;
   -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
+  WITH words AS (
+    SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
+    FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
+    JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l
+  )
   SELECT coalesce(array_agg(format('%s <%s> %s', quote_literal(a.l), b.p - a.p, quote_literal(b.l))::tsquery), '{}'),
          coalesce(array_agg(least(a.w, b.w)), '{}')
     INTO v_pairs, v_pair_weights
-    FROM (SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
-          FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
-          JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l) a
-    JOIN (SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
-          FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
-          JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l) b ON b.n = a.n + 1 AND b.p - a.p <= 3;
+    FROM words a JOIN words b ON b.n = a.n + 1 AND b.p - a.p <= 3;
   SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
          coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
     INTO v_keys, v_weights
@@ -127,7 +127,7 @@ BEGIN
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
   END IF;
 
-  -- phase 3: context from the neighbours of the best v_sources
+  -- phase 3: context from the threads of work of the best v_sources
   IF v_ids IS NOT NULL THEN
     WITH near AS (
       -- a hit's thread of work: the entries the same agent wrote in the same project right before and
@@ -136,7 +136,7 @@ BEGIN
       -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters: a range on
       -- created_at alone, which no other index serves (with the id too, a planner that saw one org
       -- could walk the primary key through other orgs' rows).
-      SELECT x.id, x.source_score, x.before, row_number() OVER (
+      SELECT x.id, x.source_score, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.at, n.before, n.visible
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources]) AS s(id, score)

@@ -1,8 +1,8 @@
 /**
- * Query expansion for recall: English stemming maps "painting" to "paint" but not "went" to
- * "go". Each irregular verb form in a question brings its other forms along, so "Where did she
- * go?" also finds "She went to Paris". Done before the query reaches the database, so the
- * expansion is identical on every database.
+ * How recall reads a question before it reaches the database (so identically on every database):
+ * the other forms of its irregular verbs — English stemming maps "painting" to "paint" but not
+ * "went" to "go", so "Where did she go?" also finds "She went to Paris" — the trade's
+ * abbreviations and synonyms (vocabulary.ts), and the kinds of entry it asks for.
  */
 import type { Kind } from './schemas';
 import { vocabularyGroups } from './vocabulary';
@@ -51,11 +51,7 @@ export function termGroups(query: string): string[][] {
   return [...verbs, ...vocabularyGroups(query)];
 }
 
-/**
- * The kinds of entry a question asks for, from its words: "why did we…" wants decisions, "what
- * failed…" observations, "how do we…" conventions (memories), "is the … done" plans. Recall weighs
- * those kinds up (cairn_recall_for); a question naming none weighs all alike.
- */
+/** The words by which a question asks for a kind of entry. */
 const INTENTS: [RegExp, Kind[]][] = [
   [/\b(why|decid\w*|decision\w*|reason\w*|rationale|chose|choose|chosen|agreed|polic\w*)\b/, ['decision']],
   [
@@ -67,9 +63,17 @@ const INTENTS: [RegExp, Kind[]][] = [
     /\b(how (do|should|can|to) (we|i|you)|conventions?|guidelines?|standards?|rules?|where (is|are|do|does))\b/,
     ['memory'],
   ],
-  [/\b(plans?|planned|roadmap|next steps?|status|progress|done yet|finished|remaining|todo|milestones?)\b/, ['plan']],
+  [
+    /\b(plans?|planned|roadmap|next steps?|status|progress|done yet|finished|remaining|what'?s left|todo|milestones?)\b/,
+    ['plan'],
+  ],
 ];
 
+/**
+ * The kinds of entry a question asks for, from its words: "why did we…" wants decisions, "what
+ * failed…" observations, "how do we…" conventions (memories), "is the … done" plans. Recall weighs
+ * those kinds up (cairn_recall_for); a question naming none weighs all alike.
+ */
 export function kindsAskedFor(query: string): Kind[] {
   const q = query.toLowerCase();
   const kinds = new Set<Kind>();

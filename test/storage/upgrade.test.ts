@@ -211,7 +211,7 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         `SELECT cairn_recall($1, 'a', NULL, '{"query": "database"}') -> 'hits' AS hits`,
         [KEY.hash],
       );
-      expect((recalled[0]?.hits as { id: string }[]).map((h) => h.id)).toEqual([ENTRY]);
+      expect(((recalled[0]?.hits ?? []) as { id: string }[]).map((h) => h.id)).toEqual([ENTRY]);
     });
   });
 });
