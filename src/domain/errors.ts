@@ -32,13 +32,14 @@ export class NotFound extends CairnError {
   }
 }
 
-/** An argument is wrong; `field` names it. Becomes JSON-RPC -32602 inside MCP. */
+/** An argument is wrong; `field` names it. Becomes a tool result with `isError` inside MCP. */
 export class Invalid extends CairnError {
   constructor(
     readonly field: string,
-    message: string,
+    /** What is wrong with it and how to fix it, without the field's name. */
+    readonly reason: string,
   ) {
-    super(`${field}: ${message}`, 400);
+    super(`${field}: ${reason}`, 400);
   }
 }
 

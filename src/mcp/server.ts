@@ -1,8 +1,9 @@
 /**
  * The MCP server factory: the only place that imports the MCP SDK. It registers the ten tools
- * through one wrapper that validates arguments (JSON-RPC -32602 naming the field), resolves the
- * project, and maps domain errors: 401, 403, 429 and 503 leave the tool result and become the HTTP
- * status of the whole exchange (see `Exchange`); the rest become `isError` results.
+ * through one wrapper that validates arguments (a bad one is a tool result with `isError` naming
+ * each field and its fix, MCP 2025-11-25 / SEP-1303, so the model reads it), resolves the project,
+ * and maps domain errors: 401, 403, 429 and 503 leave the tool result and become the HTTP status of
+ * the whole exchange (see `Exchange`); the rest become `isError` results.
  */
 import {
   createMcpHandler,
@@ -76,12 +77,31 @@ function jsonSchema(schema: z.ZodObject, io: 'input' | 'output') {
   return rest as { type: 'object'; [k: string]: unknown };
 }
 
-function formatIssues(error: z.ZodError): { message: string; field: string } {
-  const issues = error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`);
-  return { message: `Invalid arguments: ${issues.join('; ')}`, field: error.issues[0]?.path.join('.') ?? '' };
+interface BadField {
+  field: string;
+  message: string;
 }
 
-function buildServer(opts: ServeOptions, exchange: Exchange): Server {
+const badFields = (error: z.ZodError): BadField[] =>
+  error.issues.slice(0, 5).map((i) => ({ field: i.path.join('.') || 'arguments', message: i.message }));
+
+/**
+ * Bad arguments as a tool result the model reads: the text names each field and what to fix. On
+ * 2026-07-28 the fields come as structured content too; on the 2025 revisions they do not, because
+ * the v1 SDK client checks any structured content against the tool's output schema even on an
+ * error, and would throw the message away.
+ */
+function invalidResult(fields: BadField[], structured: boolean) {
+  const text = `Invalid arguments, nothing was done; fix and call again: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`;
+  return {
+    content: [{ type: 'text', text }],
+    isError: true,
+    ...(structured ? { structuredContent: { error: 'invalid_arguments', fields } } : {}),
+  };
+}
+
+/** `modern`: the exchange speaks 2026-07-28 (structured content on argument errors). */
+function buildServer(opts: ServeOptions, exchange: Exchange, modern: boolean): Server {
   const server = new Server(
     { name: 'cairn', version: opts.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -96,17 +116,21 @@ function buildServer(opts: ServeOptions, exchange: Exchange): Server {
       );
     }
     const parsed = entry.tool.input.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) {
-      const { message, field } = formatIssues(parsed.error);
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, message, { field });
-    }
-    const result = await runTool(entry.tool, parsed.data, opts, exchange);
+    const result = parsed.success
+      ? await runTool(entry.tool, parsed.data, opts, exchange, modern)
+      : invalidResult(badFields(parsed.error), modern);
     return server.projectCallToolResult(result as never, entry.outputSchema as never);
   });
   return server;
 }
 
-async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOptions, exchange: Exchange) {
+async function runTool(
+  tool: Tool,
+  input: Record<string, unknown>,
+  opts: ServeOptions,
+  exchange: Exchange,
+  modern: boolean,
+) {
   const { caller } = exchange;
   const project = resolveProject((input.project as string | undefined) ?? caller.projectHeader);
   const ctx: ToolContext = {
@@ -123,11 +147,7 @@ async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOp
       structuredContent: r.structured as Record<string, unknown>,
     };
   } catch (err) {
-    if (err instanceof Invalid) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments: ${err.message}`, {
-        field: err.field,
-      });
-    }
+    if (err instanceof Invalid) return invalidResult([{ field: err.field, message: err.reason }], modern);
     if (
       err instanceof Unauthorized ||
       err instanceof Forbidden ||
@@ -156,7 +176,7 @@ async function runTool(tool: Tool, input: Record<string, unknown>, opts: ServeOp
  * SDK's per-request handler, 2025 revisions through a stateless transport answering in JSON.
  */
 export function createMcpEndpoint(opts: ServeOptions) {
-  const factory = (ctx: McpRequestContext) => buildServer(opts, ctx.authInfo?.extra?.exchange as Exchange);
+  const factory = (ctx: McpRequestContext) => buildServer(opts, ctx.authInfo?.extra?.exchange as Exchange, true);
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
     responseMode: 'auto',
@@ -173,7 +193,7 @@ export function createMcpEndpoint(opts: ServeOptions) {
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: opts.maxBodyBytes }))) {
       return modern.fetch(request, { authInfo, parsedBody: body });
     }
-    const server = buildServer(opts, exchange);
+    const server = buildServer(opts, exchange, false);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

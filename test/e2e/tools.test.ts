@@ -143,14 +143,13 @@ describe.each(TARGETS)('tools on %s', (db) => {
       expect(byId.get(workaround)?.superseded_by).toBe(entryId(fix));
 
       const plan = entryId(await s.call('plan', { title: `${kind}: ship it` }));
-      // bad arguments: a protocol error (-32602) naming the field, until they become tool errors
-      await expect(s.call('decide', { content: 'x', rationale: 'y', supersedes: plan })).rejects.toThrow(
-        /supersedes: .* is a plan; update it with plan/,
-      );
+      const onPlan = await s.call('decide', { content: 'x', rationale: 'y', supersedes: plan });
+      expect(onPlan.isError).toBe(true);
+      expect(onPlan.text).toMatch(/supersedes: .* is a plan; update it with plan/);
       const note = entryId(await s.call('note', { content: `${kind}: my scratch` }));
-      await expect(s.call('remember', { content: 'x', supersedes: note })).rejects.toThrow(
-        /is a note; only a memory, observation or decision can be superseded/,
-      );
+      const onNote = await s.call('remember', { content: 'x', supersedes: note });
+      expect(onNote.isError).toBe(true);
+      expect(onNote.text).toMatch(/is a note; only a memory, observation or decision can be superseded/);
     });
 
     it("recall's text carries what the model needs: rationale, source, plan status and open steps, author, project, date, supersession", async () => {

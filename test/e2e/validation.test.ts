@@ -1,6 +1,6 @@
 /** Bad input gets a clear error naming what to fix, and loses nothing already stored. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type McpSession, rawPost, toolCall } from '../helpers/clients';
+import { CLIENT_KINDS, connect, type McpSession, rawPost, toolCall } from '../helpers/clients';
 import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 describe.each(TARGETS)('bad input on %s', (db) => {
@@ -25,12 +25,16 @@ describe.each(TARGETS)('bad input on %s', (db) => {
     await t?.close();
   });
 
-  async function rpcError(tool: string, args: Record<string, unknown>) {
+  /** A refused call as the model reads it: a tool result with isError, its text (MCP 2025-11-25, SEP-1303). */
+  async function toolError(tool: string, args: Record<string, unknown>) {
     const res = await rawPost(t.mcpUrl, toolCall(tool, args), { 'X-Svc-Key': key });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.result, `${tool} ${JSON.stringify(args).slice(0, 80)} should be refused`).toBeUndefined();
-    return body.error as { code: number; message: string; data?: { field?: string } };
+    expect(body.error, 'not a protocol error: the model would never see it').toBeUndefined();
+    expect(body.result?.isError, `${tool} ${JSON.stringify(args).slice(0, 80)} should be refused`).toBe(true);
+    const text = (body.result.content as { text: string }[]).map((c) => c.text).join('\n');
+    expect(text).toMatch(/^Invalid arguments, nothing was done; fix and call again: /);
+    return text;
   }
 
   it.each([
@@ -58,27 +62,45 @@ describe.each(TARGETS)('bad input on %s', (db) => {
     ['forget', {}, 'id'],
     ['forget', { ids: Array.from({ length: 101 }, () => '01900000-0000-7000-8000-000000000000') }, 'ids'],
     ['space', { view: 'everything' }, 'view'],
-  ] as const)('%s %j → -32602 naming %s', async (tool, args, field) => {
-    const err = await rpcError(tool, args as Record<string, unknown>);
-    expect(err.code).toBe(-32602);
-    expect(err.message).toContain(field);
+  ] as const)('%s %j → a tool error naming %s', async (tool, args, field) => {
+    expect(await toolError(tool, args as Record<string, unknown>)).toContain(`${field}: `);
   });
 
+  it.each(CLIENT_KINDS)(
+    'reads the same with the %s client; on 2026-07-28 the fields come structured too',
+    async (kind) => {
+      const c = await connect(kind, t.mcpUrl, { key, agent: 'tester' });
+      try {
+        const r = await c.call('remember', { content: '' });
+        expect(r.isError).toBe(true);
+        expect(r.text).toBe('Invalid arguments, nothing was done; fix and call again: content: must not be empty');
+        const fields = [{ field: 'content', message: 'must not be empty' }];
+        expect(r.structured).toEqual(kind === 'v2-modern' ? { error: 'invalid_arguments', fields } : {});
+        // a rule the tool itself checks reads the same way, the field named once
+        const both = await c.call('artifact_get', {});
+        expect(both.isError).toBe(true);
+        expect(both.text).toBe(
+          'Invalid arguments, nothing was done; fix and call again: id: pass exactly one of id or name',
+        );
+      } finally {
+        await c.close();
+      }
+    },
+  );
+
   it('refuses NUL bytes and unpaired surrogates in text with a clear message', async () => {
-    const nul = await rpcError('remember', { content: 'before\u0000after' });
-    expect(nul).toMatchObject({ code: -32602 });
-    expect(nul.message).toMatch(/content: must not contain NUL/);
-    const surrogate = await rpcError('note', { content: 'broken \ud800 pair' });
-    expect(surrogate.message).toMatch(/content: must be valid Unicode/);
-    const meta = await rpcError('observe', { content: 'x', metadata: { k: 'a\u0000b' } });
-    expect(meta.message).toMatch(/metadata/);
+    expect(await toolError('remember', { content: 'before\u0000after' })).toMatch(/content: must not contain NUL/);
+    expect(await toolError('note', { content: 'broken \ud800 pair' })).toMatch(/content: must be valid Unicode/);
+    expect(await toolError('observe', { content: 'x', metadata: { k: 'a\u0000b' } })).toMatch(/metadata/);
   });
 
   it('refuses oversized content and artifacts, naming the limit', async () => {
-    const big = await rpcError('remember', { content: 'x'.repeat(16_385) });
-    expect(big.message).toMatch(/content: must be at most 16384 characters/);
-    const art = await rpcError('artifact_put', { name: 'big.bin', content: 'y'.repeat(65 * 1024) });
-    expect(art.message).toMatch(/content: .*limit is 65536 bytes/);
+    expect(await toolError('remember', { content: 'x'.repeat(16_385) })).toMatch(
+      /content: must be at most 16384 characters/,
+    );
+    expect(await toolError('artifact_put', { name: 'big.bin', content: 'y'.repeat(65 * 1024) })).toMatch(
+      /content: .*limit is 65536 bytes/,
+    );
   });
 
   it('answers 413 for a body over the limit, before parsing it', async () => {
