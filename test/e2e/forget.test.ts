@@ -43,6 +43,27 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
     return readdir(dir).catch(() => []);
   }
 
+  it("says plainly what an agent may forget: any shared entry, its own private ones, never another's", async () => {
+    const other = await connect('v2', t.mcpUrl, {
+      key: (await t.createKey(orgId)).key,
+      agent: 'other',
+      project: '/srv/repo',
+    });
+    try {
+      const shared = ((await s.call('remember', { content: 'a shared convention' })).structured.entry as { id: string })
+        .id;
+      const mine = ((await s.call('note', { content: 'my private scratch' })).structured.entry as { id: string }).id;
+      const done = await other.call('forget', { ids: [shared, mine], reason: 'tidying' });
+      expect(done.structured).toEqual({ forgotten: [shared], not_found: [mine] });
+      expect(done.text).toBe(
+        `Forgot 1 of 2. Not found, or another agent's private entry: ${mine}. Nothing of those was changed.`,
+      );
+      expect((await s.call('recall', { query: 'private scratch', scope: 'agent' })).structured.hits).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('stores the bytes under the org, keyed by id, never by name', async () => {
     expect(await blobFiles()).toEqual([artifactId]);
   });
