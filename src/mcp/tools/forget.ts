@@ -19,7 +19,9 @@ export const forget = defineTool({
     const r = await ctx.service.forget(ctx.who, { ids, reason: input.reason });
     const parts = [`Forgot ${r.forgotten.length} of ${ids.length}.`];
     if (r.not_found.length) {
-      parts.push(`Not found, or another agent's private entry: ${r.not_found.join(', ')}. Nothing of those was changed.`);
+      parts.push(
+        `Not found, or another agent's private entry: ${r.not_found.join(', ')}. Nothing of those was changed.`,
+      );
     }
     return { structured: r, text: parts.join(' ') };
   },
