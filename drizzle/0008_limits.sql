@@ -232,15 +232,13 @@ BEGIN
   END IF;
   IF v_plan.requests_per_minute IS NOT NULL THEN
     v_period := make_interval(secs => 60.0 / v_plan.requests_per_minute);
-    -- the time is read once the key's row is locked (a request that waited for it is judged at
-    -- the time it got it, not when it asked)
-    INSERT INTO key_rates AS r (key_id, org_id, tat) VALUES (v_key, v_org, clock_timestamp() + v_period)
-      ON CONFLICT (key_id) DO UPDATE SET tat = greatest(r.tat, clock_timestamp()) + v_period
-        WHERE greatest(r.tat, clock_timestamp()) + v_period - clock_timestamp() <= interval '60 seconds'
+    INSERT INTO key_rates AS r (key_id, org_id, tat) VALUES (v_key, v_org, v_now + v_period)
+      ON CONFLICT (key_id) DO UPDATE SET tat = greatest(r.tat, v_now) + v_period
+        WHERE greatest(r.tat, v_now) + v_period - v_now <= interval '60 seconds'
       RETURNING r.tat INTO v_tat;
     IF NOT FOUND THEN
       SELECT tat INTO v_tat FROM key_rates WHERE key_id = v_key;
-      PERFORM cairn_refuse_rate(v_plan, v_tat, clock_timestamp());
+      PERFORM cairn_refuse_rate(v_plan, v_tat, v_now);
     END IF;
   END IF;
   IF p_op IN ('recall', 'space', 'artifact_get', 'request') THEN

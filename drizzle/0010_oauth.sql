@@ -261,17 +261,20 @@ BEGIN
       AND g.revoked_at IS NULL;
 END $$;
 --> statement-breakpoint
--- The credential a hash names: an API key (0008's cairn_credential, kept as cairn_key_credential),
--- or else an OAuth access token, whose grant stands for the key (the rate limit's key, the org,
--- the last use). A grant whose user has left the org, or that was revoked, or a token past its
--- time, authenticates nothing.
-ALTER FUNCTION cairn_credential(text) RENAME TO cairn_key_credential;
---> statement-breakpoint
-CREATE FUNCTION cairn_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid) LANGUAGE plpgsql AS $$
+-- The credential a hash names, as in 0008, or else an OAuth access token: its grant stands for the
+-- key (the rate limit's key, the org, the last use). A grant whose user has left the org, or that
+-- was revoked, or a token past its time, authenticates nothing.
+CREATE OR REPLACE FUNCTION cairn_credential(p_key_hash text, OUT p_key uuid, OUT p_org uuid) LANGUAGE plpgsql AS $$
 DECLARE
   v_last timestamptz;
 BEGIN
-  SELECT c.p_key, c.p_org INTO p_key, p_org FROM cairn_key_credential(p_key_hash) c;
+  PERFORM set_config('cairn.key_hash', coalesce(p_key_hash, ''), true);
+  SELECT k.id, k.org_id, k.last_used_at INTO p_key, p_org, v_last
+    FROM api_keys k WHERE k.hash = p_key_hash AND k.revoked_at IS NULL;
+  IF p_key IS NOT NULL AND (v_last IS NULL OR v_last < now() - interval '1 minute') THEN
+    UPDATE api_keys SET last_used_at = now() WHERE id = p_key;
+  END IF;
+  PERFORM set_config('cairn.key_hash', '', true);
   IF p_key IS NOT NULL THEN
     RETURN;
   END IF;
