@@ -177,7 +177,7 @@ async function topUp(db: pg.Client, orgId: string, turns: string[], have: number
       `INSERT INTO entries (id, org_id, kind, content, content_sha256, search, scope, agent, created_at, updated_at)
        SELECT (lpad(to_hex(floor(extract(epoch FROM t) * 1000)::bigint), 12, '0') || '7' || substr(md5(random()::text), 1, 3)
                || '8' || substr(md5(random()::text), 1, 15))::uuid, -- a UUIDv7 of t, as the service makes
-              $1, 'memory', c, cairn_sha256(c), cairn_search_vector(c), 'org', 'loader', t, t
+              $1, 'memory', c, cairn_sha256(c), cairn_entry_vector('memory', NULL, c, NULL, NULL, '{}'), 'org', 'loader', t, t
        FROM (SELECT $2::text[] AS turns) v,
             LATERAL generate_series($3::int, $3::int + $4::int - 1) AS g,
             LATERAL (SELECT turns[1 + (g % array_length(turns, 1))] || ' #' || g AS c,

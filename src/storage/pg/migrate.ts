@@ -139,7 +139,8 @@ async function applyPending(db: MigrationClient, { migrations, functions }: Migr
     );
     changed.push(f.path);
   }
-  const gone = [...recorded.keys()].filter((p) => !functions.some((f) => f.path === p));
+  const present = new Set(functions.map((f) => f.path));
+  const gone = [...recorded.keys()].filter((p) => !present.has(p));
   if (gone.length) await db.query('DELETE FROM drizzle.cairn_sql_files WHERE path = ANY($1)', [gone]);
   for (const after of afterFunctions) await runStatements(db, after);
   return { migrations: applied, functions: changed };
