@@ -11,6 +11,7 @@ import {
   type Artifact,
   content,
   type Entry,
+  entryOut,
   eventOut,
   type Hit,
   id,
@@ -107,11 +108,21 @@ export const recallInput = z.object({
 });
 export type RecallArgs = Args<typeof recallInput>;
 
-export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger'] as const;
+/** The parts of a brief, in the order it shows them. */
+export const BRIEF_SECTIONS = ['plans', 'decisions', 'conventions', 'failures', 'stale'] as const;
+
+export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
 
 export const spaceInput = z.object({
   view: z.enum(SPACE_VIEWS).default('overview'),
-  entry_id: id.optional().describe('ledger: only events of this entry or artifact.'),
+  entry_id: id.optional().describe('ledger: only events of this entry or artifact. history: the entry (required).'),
+  budget_chars: z
+    .number()
+    .int()
+    .min(500)
+    .max(50_000)
+    .default(4000)
+    .describe('brief: the most characters the briefing may take.'),
   agent: text(1, 128).optional().describe('ledger: only events by this agent.'),
   since: isoTime.optional().describe('ledger: only events at or after this time.'),
   limit: z.number().int().min(1).max(500).default(50).describe('ledger: most events returned.'),
@@ -146,6 +157,35 @@ export const spaceFound = z.object({
     .array(z.object({ agent: z.string(), events: z.number(), first_at: z.string(), last_at: z.string() }))
     .optional(),
   events: z.array(eventOut).optional(),
+  brief: z
+    .object({
+      budget_chars: z.number(),
+      chars: z.number(),
+      sections: z.array(
+        z.object({
+          section: z.enum(BRIEF_SECTIONS),
+          items: z.array(z.object({ id: z.string(), kind, text: z.string() })),
+        }),
+      ),
+      left_out: z.number(),
+    })
+    .optional(),
+  history: z
+    .object({
+      entry: entryOut,
+      versions: z.array(
+        z.object({
+          version: z.number(),
+          at: z.string(),
+          agent: z.string(),
+          op: z.string(),
+          content_sha256: z.string().nullable(),
+        }),
+      ),
+      chain: z.array(entryOut),
+      events: z.array(eventOut),
+    })
+    .optional(),
 });
 export type SpaceFound = z.output<typeof spaceFound>;
 
