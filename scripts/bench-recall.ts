@@ -25,7 +25,7 @@ import { adminActions } from '../src/admin';
 import { type RunningServer, startServer } from '../src/node';
 import { writeBenchmarkSection } from './benchmarks-md';
 import { bm25Index } from './bm25';
-import { type Answer, loadCodeRecall, runCodeRecall } from './coderecall';
+import { type Answer, type BriefCoverage, loadCodeRecall, runCodeRecall } from './coderecall';
 import { breakdown, explain, refusals, type Scored, score, table } from './coderecall-score';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -69,7 +69,7 @@ function writeResult(name: string, result: unknown) {
 async function codeRecall(server: RunningServer, verbose: boolean) {
   const data = loadCodeRecall(ROOT);
   const started = performance.now();
-  const { answers, refused, refusedSupersessions } = await runCodeRecall(server, data);
+  const { answers, refused, refusedSupersessions, briefs, briefChars } = await runCodeRecall(server, data);
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   const cairn = answers.map(score);
   const baseline: Scored[] = data.flatMap((org) => {
@@ -92,6 +92,7 @@ async function codeRecall(server: RunningServer, verbose: boolean) {
     refused,
     refusedSupersessions,
     cairn: { ...c, questions: cairn },
+    brief: briefs,
     bm25: { ...b, questions: baseline },
   });
   const perOrg = Object.entries(c.perOrg)
@@ -112,7 +113,38 @@ async function codeRecall(server: RunningServer, verbose: boolean) {
     ...refusedLines.map((l) => `- ${l}`),
   ].join('\n');
   console.log(md);
+  const briefMd = briefTable(briefs, briefChars);
+  console.log(briefMd);
+  writeBenchmarkSection(
+    'brief',
+    'What a brief holds (npm run bench:recall)',
+    `Run ${date} on ${databaseName()}, CodeRecall dev, in the same run as the recall figures: after the replay, each question's agent asks \`space\` view \`brief\` (default budget, 4,000 characters) in the question's project; a question counts when the brief shows at least one of its relevant entries (any), or all of them (all). Per-question figures in \`bench/results/coderecall-${date}.json\` (\`brief\`).\n\n${briefMd}`,
+  );
   writeBenchmarkSection('coderecall', "Recall on coding agents' memory (npm run bench:recall)", md);
+}
+
+/** Per project: how many of its questions have an answer in the project's brief. */
+function briefTable(rows: BriefCoverage[], chars: number[]): string {
+  const lines = [
+    '| org | project | questions | answer in brief (any) | all answers in brief |',
+    '|---|---|---|---|---|',
+  ];
+  const pct = (n: number, of: number) => `${n} (${Math.round((100 * n) / Math.max(1, of))}%)`;
+  const add = (org: string, project: string, rs: BriefCoverage[]) => {
+    const any = rs.filter((r) => r.found > 0).length;
+    const all = rs.filter((r) => r.found === r.relevant).length;
+    lines.push(`| ${org} | ${project} | ${rs.length} | ${pct(any, rs.length)} | ${pct(all, rs.length)} |`);
+  };
+  for (const [key, rs] of Map.groupBy(rows, (r) => `${r.org}\u0000${r.project ?? ''}`)) {
+    const [org = '', project = ''] = key.split('\u0000');
+    add(org, project ? (project.split('/').at(-1) ?? project) : 'org-wide', rs);
+  }
+  add('all', '', rows);
+  const byCategory = [...Map.groupBy(rows, (r) => r.category)]
+    .map(([c, rs]) => `${c} ${rs.filter((r) => r.found > 0).length}/${rs.length}`)
+    .join(', ');
+  const max = Math.max(0, ...chars);
+  return `${lines.join('\n')}\n\nAnswer in brief by category: ${byCategory}. Brief text: max ${max} chars over ${chars.length} briefs (budget 4000).`;
 }
 
 async function locomo(server: RunningServer) {

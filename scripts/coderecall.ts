@@ -91,11 +91,28 @@ async function connect(
   return { call, close: () => client.close() };
 }
 
-/** Replays every org and asks every question; refused writes are counted, not fatal. */
+/** Whether a question's answers are in the 4,000-character brief of its agent in its project. */
+export interface BriefCoverage {
+  org: string;
+  project: string | null;
+  question: string;
+  category: string;
+  /** How many of its relevant entries the brief shows. */
+  found: number;
+  relevant: number;
+}
+
+/**
+ * Replays every org and asks every question; refused writes are counted, not fatal. Then asks each
+ * question's agent for the brief of the question's project (space view brief, the default 4,000
+ * characters) and notes which answers it shows.
+ */
 export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
   const answers: Answer[] = [];
   const refused: Refusal[] = [];
   const refusedSupersessions: Refusal[] = [];
+  const briefs: BriefCoverage[] = [];
+  const briefChars: number[] = [];
   const closers: (() => Promise<void>)[] = [];
   for (const org of data) {
     const { key } = await adminActions(server.store, 'bench').createOrg(`coderecall-${org.org}`);
@@ -149,7 +166,29 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
         chars: r.text.length,
       });
     }
+    for (const [project, qs] of Map.groupBy(org.questions, (q) => q.project)) {
+      const shown = new Map<string, Set<string>>();
+      for (const q of qs) {
+        if (!shown.has(q.agent)) {
+          const r = await (await as(q.agent))('space', { view: 'brief', ...(project !== null ? { project } : {}) });
+          if (r.error) throw new Error(`brief ${project}: ${r.error}`);
+          const brief = r.structured.brief as { sections: { items: { id: string }[] }[] };
+          shown.set(q.agent, new Set(brief.sections.flatMap((s) => s.items.map((i) => keys.get(i.id) ?? i.id))));
+          briefChars.push(r.text.length);
+        }
+        const inBrief = shown.get(q.agent) as Set<string>;
+        const found = q.relevant.filter((k) => inBrief.has(k)).length;
+        briefs.push({
+          org: org.org,
+          project,
+          question: q.id,
+          category: q.category,
+          found,
+          relevant: q.relevant.length,
+        });
+      }
+    }
   }
   for (const close of closers) await close();
-  return { answers, refused, refusedSupersessions };
+  return { answers, refused, refusedSupersessions, briefs, briefChars };
 }

@@ -1,6 +1,6 @@
--- space: the caller's view of the org in the read scope (overview, or the ledger, projects or
--- agents), its stored bytes read from the org's usage row (not summed over every entry), and the
--- plan's quotas and their use.
+-- space: the caller's view of the org in the read scope (overview, or the ledger, projects,
+-- agents, a brief's candidates or one entry's history), its stored bytes read from the org's
+-- usage row (not summed over every entry), and the plan's quotas and their use.
 CREATE OR REPLACE FUNCTION public.cairn_space(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -31,6 +31,11 @@ BEGIN
       ORDER BY p.canonical), '[]'::jsonb) INTO v_result
     FROM projects p WHERE p.org_id = v_org;
     RETURN jsonb_build_object('projects', v_result);
+  ELSIF v_view = 'brief' THEN
+    RETURN jsonb_build_object('project', v_proj, 'candidates',
+      cairn_brief(v_org, v_proj, v_scope, p_agent, coalesce((p_args->>'per_kind')::int, 40)));
+  ELSIF v_view = 'history' THEN
+    RETURN jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid));
   ELSIF v_view = 'agents' THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
         'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)

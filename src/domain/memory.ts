@@ -4,6 +4,7 @@
  * store around it.
  */
 
+import { type Brief, packBrief } from './brief';
 import { sha256Hex } from './crypto';
 import { Invalid, NotFound, Unavailable } from './errors';
 import { uuidv7 } from './ids';
@@ -15,13 +16,16 @@ import type {
   PlanArgs,
   RecallArgs,
   SpaceArgs,
-  StoreOps,
+  SpaceFound,
   WriteArgs,
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
 import { rankedQuery } from './query';
 import { withIsoTimes } from './types';
+
+/** What `space` answers: the view's findings (a brief with its text), and for an overview or a brief the project used. */
+export type SpaceResult = Omit<SpaceFound, 'brief'> & { brief?: Brief; project?: string | null };
 
 export interface MemoryDeps {
   store: Store;
@@ -136,9 +140,29 @@ export function createMemoryService(deps: MemoryDeps) {
       return { hits: r.hits.map((h) => withIsoTimes(h)), project: r.project, scope: r.scope };
     },
 
-    async space(who: CallIdentity, input: SpaceArgs): Promise<StoreOps['space']['result']> {
-      const r = await store.call('space', who, input);
+    async space(who: CallIdentity, input: SpaceArgs): Promise<SpaceResult> {
+      if (input.view === 'history' && input.entry_id === undefined) {
+        throw new Invalid('entry_id', 'is required for view history: the id of the entry whose history you want');
+      }
+      // enough candidates of each kind to fill the budget with short lines
+      const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 100)));
+      const r = await store.call('space', who, { ...input, per_kind: perKind });
       const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
+      if (r.candidates) {
+        const candidates = r.candidates.map((c) => ({ section: c.section, entry: withIsoTimes(c.entry) }));
+        return { brief: packBrief(candidates, input.budget_chars, r.project ?? null), project: r.project ?? null };
+      }
+      if (r.history) {
+        const h = r.history;
+        return {
+          history: {
+            entry: withIsoTimes(h.entry),
+            versions: isoAll(h.versions),
+            chain: isoAll(h.chain),
+            events: isoAll(h.events),
+          },
+        };
+      }
       if (r.events) return { events: isoAll(r.events) };
       if (r.projects) return { projects: isoAll(r.projects) };
       if (r.agents) return { agents: isoAll(r.agents) };

@@ -110,6 +110,7 @@ export type RecallArgs = Args<typeof recallInput>;
 
 /** The parts of a brief, in the order it shows them. */
 export const BRIEF_SECTIONS = ['plans', 'decisions', 'conventions', 'failures', 'stale'] as const;
+export type BriefSection = (typeof BRIEF_SECTIONS)[number];
 
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
 
@@ -260,8 +261,12 @@ export interface StoreOps {
     result: { hits: Hit[]; project: string | null; scope: Scope };
   };
   space: {
-    args: SpaceArgs;
-    result: SpaceFound & { project?: string | null };
+    /** per_kind: how many brief candidates of each kind to read. */
+    args: SpaceArgs & { per_kind: number };
+    result: Omit<SpaceFound, 'brief'> & {
+      project?: string | null;
+      candidates?: { section: BriefSection; entry: Entry }[];
+    };
   };
   artifact_put: {
     args: Omit<ArtifactPutArgs, 'bytes'> & {

@@ -119,6 +119,81 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
   });
 
+  describe('cairn_brief', () => {
+    const brief = async (agent: string, per = 40) =>
+      (
+        await callTool<{ candidates: { section: string; entry: { id: string } }[] }>(
+          db,
+          'cairn_space',
+          agent,
+          PROJECT,
+          { view: 'brief', per_kind: per },
+        )
+      ).candidates.map((c) => [c.section, c.entry.id]);
+    const plan = (agent: string, args: Record<string, unknown>) =>
+      callTool<{ entry: { id: string } }>(db, 'cairn_plan', agent, PROJECT, {
+        id: uuidv7(),
+        update: false,
+        status: 'active',
+        allowed_from: [],
+        final: ['done', 'abandoned'],
+        steps: [{ text: 'step', status: 'todo' }],
+        ...args,
+      });
+
+    it('reads current plans, decisions, rule-like memories and notes, and recent failures; an untouched plan is stale', async () => {
+      await inTx(async (org) => {
+        const active = await plan('a', { title: 'ship the cart' });
+        const stale = await plan('a', { title: 'upgrade search' });
+        const done = await plan('a', { title: 'finished', status: 'done' });
+        const d1 = await write('a', { kind: 'decision', op: 'decide', content: 'use kysely', rationale: 'locks' });
+        const d2 = await write('a', {
+          kind: 'decision',
+          op: 'decide',
+          content: 'use kysely everywhere',
+          rationale: 'locks',
+          supersedes: d1.entry.id,
+        });
+        const rule = await write('a', { content: 'never rename a column in one release' });
+        const tagged = await write('a', { content: 'migrations live in src/db', tags: ['conventions'] });
+        const plain = await write('a', { content: 'the api listens on port 4000' });
+        const mine = await write('a', { kind: 'note', op: 'note', content: 'always rebase', scope: 'agent' });
+        const theirs = await write('b', { kind: 'note', op: 'note', content: 'always squash', scope: 'agent' });
+        const crash = await write('a', { kind: 'observation', op: 'observe', content: 'checkout crashed' });
+        const old = await write('a', { kind: 'observation', op: 'observe', content: 'checkout failed long ago' });
+        const calm = await write('a', { kind: 'observation', op: 'observe', content: 'p95 is 60 ms' });
+        await db.query(`UPDATE entries SET updated_at = now() - interval '15 days' WHERE org_id = $1 AND id = $2`, [
+          org,
+          stale.entry.id,
+        ]);
+        await db.query(`UPDATE entries SET created_at = now() - interval '31 days' WHERE org_id = $1 AND id = $2`, [
+          org,
+          old.entry.id,
+        ]);
+        const got = await brief('a');
+        expect(got).toEqual(
+          expect.arrayContaining([
+            ['plans', active.entry.id],
+            ['stale', stale.entry.id],
+            ['decisions', d2.entry.id],
+            ['conventions', rule.entry.id],
+            ['conventions', tagged.entry.id],
+            ['conventions', mine.entry.id],
+            ['failures', crash.entry.id],
+          ]),
+        );
+        const ids = got.map(([, id]) => id);
+        for (const out of [done, d1, plain, theirs, old, calm]) expect(ids).not.toContain(out.entry.id);
+        expect(got).toHaveLength(7);
+        // at most per_kind of each kind (memories, notes), the newest
+        expect((await brief('a', 1)).filter(([s]) => s === 'conventions')).toEqual([
+          ['conventions', tagged.entry.id],
+          ['conventions', mine.entry.id],
+        ]);
+      });
+    });
+  });
+
   describe('cairn_meter', () => {
     const meter = (op: string) => one(`SELECT cairn_meter($1, 7) AS r`, [op]);
     const setOrg = (org: string, key = '') =>

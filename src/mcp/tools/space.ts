@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { SPACE_VIEWS, type SpaceFound, spaceFound, spaceInput } from '../../domain/operations';
+import { SPACE_VIEWS, spaceFound, spaceInput } from '../../domain/operations';
 import { projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, READ } from '../tool';
 import { withNotice } from './render';
+import { spaceText } from './space-text';
 
 export const space = defineTool({
   name: 'space',
@@ -19,54 +20,20 @@ export const space = defineTool({
   annotations: READ,
   async handler(input, ctx) {
     const { project: _, ...args } = input;
-    const r = await ctx.service.space(ctx.who, args);
+    // a brief's budget holds the notice of an unrecognised project too
+    const early = projectFields(ctx.project, ctx.project.canonical).notice;
+    const reserve = input.view === 'brief' && early ? early.length + 7 : 0;
+    const r = await ctx.service.space(ctx.who, { ...args, budget_chars: args.budget_chars - reserve });
     const caller = { agent: ctx.caller.agent, is_default: ctx.caller.agentIsDefault };
-    const overview = input.view === 'overview';
-    const p = projectFields(ctx.project, overview ? (r.project ?? null) : ctx.project.canonical, overview);
-    const structured = { view: input.view, caller, ...r, ...p };
-    return { structured, text: withNotice(render(input.view, structured, caller), p.notice) };
+    const read = input.view === 'overview' || input.view === 'brief';
+    const p = projectFields(ctx.project, read ? (r.project ?? null) : ctx.project.canonical, read);
+    // a brief says itself when the project has no entries yet; only the unrecognised one is added
+    const notice = input.view === 'brief' ? early : p.notice;
+    const { brief, ...found } = r;
+    const view = { view: input.view, caller, ...found, ...p };
+    if (!brief) return { structured: view, text: withNotice(spaceText(view), notice) };
+    const { text: briefText, ...parts } = brief;
+    const text = withNotice(briefText, notice);
+    return { structured: { ...view, brief: { ...parts, budget_chars: input.budget_chars, chars: text.length } }, text };
   },
 });
-
-function render(
-  view: string,
-  r: SpaceFound & { project: string | null },
-  caller: { agent: string; is_default: boolean },
-) {
-  const who = caller.is_default
-    ? `You are the shared default agent "${caller.agent}"; send X-Svc-Agent so writes are attributed to you.`
-    : `You are agent "${caller.agent}".`;
-  if (view === 'ledger') {
-    const events = r.events ?? [];
-    return [who, ...events.map((e) => `#${e.seq} ${e.at} ${e.agent} ${e.op} ${e.entry_id ?? ''}`.trim())].join('\n');
-  }
-  if (view === 'projects') {
-    const ps = r.projects ?? [];
-    return [who, `${ps.length} project(s):`, ...ps.map((p) => `- ${p.project} (${p.entries} entries)`)].join('\n');
-  }
-  if (view === 'agents') {
-    const as = r.agents ?? [];
-    return [
-      who,
-      `${as.length} agent(s):`,
-      ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${a.last_at}`),
-    ].join('\n');
-  }
-  const counts = Object.entries(r.counts ?? {})
-    .map(([k, n]) => `${k}: ${n}`)
-    .join(', ');
-  const a = r.artifacts ?? { count: 0, bytes: 0 };
-  return [
-    `Org "${r.org?.name}". ${who}`,
-    `Project: ${r.project ?? 'none (org-wide)'}; scope ${r.scope}.`,
-    `Entries: ${counts || 'none'}. Artifacts: ${a.count} (${a.bytes} bytes).`,
-    ...(r.quota ? [quotaLine(r.quota)] : []),
-  ].join('\n');
-}
-
-function quotaLine(q: NonNullable<SpaceFound['quota']>): string {
-  const of = (used: number, limit: number | null) => (limit === null ? `${used}` : `${used} of ${limit}`);
-  const plan = q.plan === null ? 'No plan: nothing is limited.' : `Plan "${q.plan}".`;
-  const rate = q.requests_per_minute === null ? '' : ` Rate: ${q.requests_per_minute} requests per minute per key.`;
-  return `${plan} Tool calls this month: ${of(q.tool_calls_this_month, q.tool_calls_per_month)} (resets ${q.resets_at}). Stored bytes: ${of(q.stored_bytes, q.stored_bytes_limit)}.${rate}`;
-}

@@ -163,6 +163,8 @@ export const entries = pgTable(
   },
   (t) => [
     index('entries_org_created_idx').on(t.orgId, t.createdAt),
+    // a brief's sections: the newest current decisions, plans, observations of an org
+    index('entries_org_kind_created_idx').on(t.orgId, t.kind, t.createdAt),
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
     // recall's neighbours: the entries written just before and after one, in its project
     index('entries_org_project_id_idx').on(t.orgId, t.projectKey, t.id),

@@ -1,0 +1,1 @@
+CREATE INDEX "entries_org_kind_created_idx" ON "entries" USING btree ("org_id","kind","created_at");

@@ -1,0 +1,163 @@
+/**
+ * A project's briefing within a character budget: what an agent should know before starting work.
+ * The store gives the candidates of each section (sql/tools/cairn_brief.sql: current plans,
+ * decisions, conventions, recent failures and stale plans, newest first); this ranks them, drops
+ * near-duplicates, and takes them in turns across sections — two decisions and two conventions for
+ * each plan, failure and stale plan — for as long as they fit. The text never exceeds the budget,
+ * and the same entries give the same brief.
+ */
+import type { BriefSection } from './operations';
+import type { Entry } from './schemas';
+import { clip, summarise } from './summary';
+
+export interface BriefCandidate {
+  section: BriefSection;
+  entry: Entry;
+}
+
+export interface BriefItem {
+  id: string;
+  kind: Entry['kind'];
+  text: string;
+}
+
+export interface Brief {
+  text: string;
+  sections: { section: BriefSection; items: BriefItem[] }[];
+  chars: number;
+  budget_chars: number;
+  left_out: number;
+}
+
+const ORDER: { section: BriefSection; heading: string; turn: number }[] = [
+  { section: 'plans', heading: 'Active plans', turn: 1 },
+  { section: 'decisions', heading: 'Decisions (current)', turn: 2 },
+  { section: 'conventions', heading: 'Conventions and rules', turn: 2 },
+  { section: 'failures', heading: 'Recent failures', turn: 1 },
+  { section: 'stale', heading: 'May be stale', turn: 1 },
+];
+
+/** Tags that mark a memory as a convention; tagged ones rank before ones only worded as a rule. */
+const RULE_TAGS = new Set(['convention', 'conventions', 'style', 'guideline', 'guidelines', 'rule', 'rules', 'policy']);
+/** Two entries whose words overlap this much say the same thing; the brief keeps the first. */
+const SAME = 0.6;
+
+const date = (iso: string) => iso.slice(0, 10);
+
+/** One entry as a brief line: shorter than recall's, the id only where a tool needs it (plans). */
+function line(c: BriefCandidate, project: string | null): string {
+  const e = c.entry;
+  const s = summarise(e);
+  const where = e.project === null && project !== null ? ' [org-wide]' : '';
+  if (e.kind === 'plan' && s.plan) {
+    const next = s.plan.open.length ? ` Next: ${s.plan.open.join('; ')}.` : '';
+    const since = c.section === 'stale' ? `, unchanged since ${date(e.updated_at)}` : '';
+    return `- ${clip(s.says, 120)} [${s.plan.status}, ${s.plan.done}/${s.plan.total} done${since}]${next} (plan id ${e.id})${where}`;
+  }
+  const says = clip(s.says, c.section === 'decisions' ? 160 : 200);
+  const why = s.why ? ` Why: ${clip(s.why, 120)}` : '';
+  const when = c.section === 'failures' ? `${date(e.created_at)}: ` : '';
+  return `- ${when}${says}${why} (${e.agent})${where}`;
+}
+
+/** A failure that hurt: an incident, an outage, a crash, lost or duplicated data. */
+const SEVERE_TAGS = new Set(['incident', 'outage', 'bug', 'regression', 'security']);
+const SEVERE =
+  /\b(incident|outage|crash\w*|deadlock\w*|broke|broken|regression|oom\w*|panic\w*|data loss|duplicate\w*|corrupt\w*|leak\w*|5\d\d)\b/i;
+/** A failure already settled in the same entry, or routine (a lint or format check, a flaky rerun). */
+const SETTLED = /\b(fixed|resolved|passed on (a )?rerun|green again|flaky|lint|prettier|format(ting)?)\b/i;
+
+function severity(e: Entry): number {
+  const severe = e.tags.some((t) => SEVERE_TAGS.has(t.toLowerCase())) || SEVERE.test(e.content);
+  return (severe ? 0 : 1) + (SETTLED.test(e.content) ? 1 : 0);
+}
+
+/**
+ * Best first within a section: the project's own entries; rule-tagged conventions, severe and
+ * unsettled failures, active plans before drafts; then the newest.
+ */
+function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] {
+  const key = (c: BriefCandidate) => [
+    c.entry.project !== null && c.entry.project === project ? 0 : 1,
+    c.section === 'conventions' && c.entry.tags.some((t) => RULE_TAGS.has(t.toLowerCase())) ? 0 : 1,
+    c.section === 'failures' ? severity(c.entry) : 0,
+    c.section === 'plans' && c.entry.status === 'draft' ? 1 : 0,
+  ];
+  const time = (c: BriefCandidate) => (c.entry.kind === 'plan' ? c.entry.updated_at : c.entry.created_at);
+  return [...list].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i] ?? 0) - (kb[i] ?? 0);
+    return time(b).localeCompare(time(a)) || b.entry.id.localeCompare(a.entry.id);
+  });
+}
+
+function words(e: Entry): Set<string> {
+  return new Set(`${e.title ?? ''} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
+}
+
+/** Word overlap (Jaccard); entries of fewer than four words are the same only when equal. */
+function overlap(a: Set<string>, b: Set<string>): number {
+  if (a.size < 4 || b.size < 4) return a.size === b.size && [...a].every((w) => b.has(w)) ? 1 : 0;
+  let both = 0;
+  for (const w of a) if (b.has(w)) both++;
+  return both / Math.max(1, a.size + b.size - both);
+}
+
+export function briefHeader(project: string | null, shown: number, leftOut: number): string {
+  const of = project ? `project ${project} (with org-wide entries)` : 'the org';
+  const more = leftOut > 0 ? ` ${leftOut} more left out: recall finds them.` : '';
+  return `Brief for ${of}: ${shown} entries.${more}`;
+}
+
+export function packBrief(candidates: BriefCandidate[], budget: number, project: string | null): Brief {
+  const queues = ORDER.map((o) =>
+    rank(
+      candidates.filter((c) => c.section === o.section),
+      project,
+    ),
+  );
+  const total = queues.reduce((n, q) => n + q.length, 0);
+  // room for the header at its longest (every count as wide as the number of candidates)
+  const room = budget - briefHeader(project, total, total).length;
+  const chosen: { item: BriefItem; words: Set<string> }[][] = ORDER.map(() => []);
+  let used = 0;
+  let duplicates = 0;
+  for (let progress = true; progress; ) {
+    progress = false;
+    ORDER.forEach((o, i) => {
+      const queue = queues[i] ?? [];
+      for (let taken = 0; taken < o.turn && queue.length; ) {
+        const c = queue.shift() as BriefCandidate;
+        progress = true;
+        const w = words(c.entry);
+        if (chosen.some((s) => s.some((x) => overlap(x.words, w) >= SAME))) {
+          duplicates++;
+          continue;
+        }
+        const text = line(c, project);
+        const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
+        if (used + cost > room) continue;
+        used += cost;
+        chosen[i]?.push({ item: { id: c.entry.id, kind: c.entry.kind, text }, words: w });
+        taken++;
+      }
+    });
+  }
+  const sections = ORDER.map((o, i) => ({ section: o.section, items: (chosen[i] ?? []).map((x) => x.item) })).filter(
+    (s) => s.items.length > 0,
+  );
+  const shown = sections.reduce((n, s) => n + s.items.length, 0);
+  const leftOut = total - shown - duplicates;
+  const header = shown
+    ? briefHeader(project, shown, leftOut)
+    : leftOut
+      ? `No entry of the brief fits in ${budget} characters; call again with a larger budget_chars.`
+      : `Nothing to brief yet for ${project ? `project ${project}` : 'the org'}: no current plans, decisions, conventions or recent failures. Record them with plan, decide and remember.`;
+  const body = sections.flatMap((s) => [
+    `${ORDER.find((o) => o.section === s.section)?.heading}:`,
+    ...s.items.map((it) => it.text),
+  ]);
+  const text = [header, ...body].join('\n');
+  return { text, sections, chars: text.length, budget_chars: budget, left_out: leftOut };
+}

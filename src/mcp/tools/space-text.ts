@@ -1,0 +1,96 @@
+/** The text the model reads of each `space` view; the structured content carries everything. */
+import type { SpaceFound } from '../../domain/operations';
+import { summarise } from '../../domain/summary';
+
+export interface SpaceView extends SpaceFound {
+  view: string;
+  project: string | null;
+  caller: { agent: string; is_default: boolean };
+}
+
+export function spaceText(r: SpaceView): string {
+  const who = r.caller.is_default
+    ? `You are the shared default agent "${r.caller.agent}"; send X-Svc-Agent so writes are attributed to you.`
+    : `You are agent "${r.caller.agent}".`;
+  switch (r.view) {
+    case 'history':
+      return historyText(r.history);
+    case 'ledger': {
+      const events = r.events ?? [];
+      if (!events.length) return `${who}\nNo ledger events match.`;
+      return [
+        who,
+        ...events.map((e) => `#${e.seq} ${e.at} ${e.agent} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`),
+      ].join('\n');
+    }
+    case 'projects': {
+      const ps = r.projects ?? [];
+      return [who, `${ps.length} project(s):`, ...ps.map((p) => `- ${p.project} (${p.entries} entries)`)].join('\n');
+    }
+    case 'agents': {
+      const as = r.agents ?? [];
+      return [
+        who,
+        `${as.length} agent(s):`,
+        ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${a.last_at}`),
+      ].join('\n');
+    }
+    default:
+      return overviewText(r, who);
+  }
+}
+
+function overviewText(r: SpaceView, who: string): string {
+  const counts = Object.entries(r.counts ?? {})
+    .map(([k, n]) => `${k}: ${n}`)
+    .join(', ');
+  const a = r.artifacts ?? { count: 0, bytes: 0 };
+  return [
+    `Org "${r.org?.name}". ${who}`,
+    `Project: ${r.project ?? 'none (org-wide)'}; scope ${r.scope}.`,
+    `Entries: ${counts || 'none'}. Artifacts: ${a.count} (${a.bytes} bytes).`,
+    ...(r.quota ? [quotaLine(r.quota)] : []),
+  ].join('\n');
+}
+
+function quotaLine(q: NonNullable<SpaceFound['quota']>): string {
+  const of = (used: number, limit: number | null) => (limit === null ? `${used}` : `${used} of ${limit}`);
+  const plan = q.plan === null ? 'No plan: nothing is limited.' : `Plan "${q.plan}".`;
+  const rate = q.requests_per_minute === null ? '' : ` Rate: ${q.requests_per_minute} requests per minute per key.`;
+  return `${plan} Tool calls this month: ${of(q.tool_calls_this_month, q.tool_calls_per_month)} (resets ${q.resets_at}). Stored bytes: ${of(q.stored_bytes, q.stored_bytes_limit)}.${rate}`;
+}
+
+/**
+ * One entry's history: the entry, its versions, its supersede chain oldest first (each id once;
+ * the events then name entries by their place in the chain) and its ledger events.
+ */
+function historyText(h: SpaceFound['history']): string {
+  if (!h) return '';
+  const e = h.entry;
+  const place = new Map(h.chain.map((c, i) => [c.id, i + 1]));
+  const lines = [
+    `History of ${e.kind} ${e.id} (${e.agent}, ${e.scope} scope${e.project ? `, ${e.project}` : ''}): version ${e.version}${e.superseded_by ? ', superseded' : ', current'}.`,
+    `Versions: ${h.versions.map((v) => `v${v.version} ${v.at.slice(0, 19)}Z ${v.op} by ${v.agent}`).join('; ') || 'none in the ledger'}.`,
+  ];
+  if (h.chain.length <= 1) lines.push(`Says: ${summarise(e).says}`);
+  if (h.chain.length > 1) {
+    lines.push('Supersede chain, oldest first:');
+    for (const [i, c] of h.chain.entries()) {
+      const mark = c.id === e.id ? ' <- this entry' : ` id ${c.id}`;
+      const state = c.superseded_by ? 'superseded' : 'current';
+      lines.push(
+        `${i + 1}. [${c.kind}, ${state}] ${summarise(c).says} (${c.agent}, ${c.created_at.slice(0, 10)})${mark}`,
+      );
+    }
+  } else {
+    lines.push('It supersedes nothing and nothing supersedes it.');
+  }
+  lines.push(
+    'Ledger:',
+    ...h.events.map((ev) => {
+      const which = ev.entry_id && h.chain.length > 1 ? ` (${place.get(ev.entry_id) ?? '?'})` : '';
+      return `#${ev.seq} ${ev.at.slice(0, 19)}Z ${ev.agent} ${ev.op}${which}${ev.reason ? `: ${ev.reason}` : ''}`;
+    }),
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,192 @@
+/** A brief fits its budget whatever it is given, ranks within sections and drops what repeats itself. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type BriefCandidate, packBrief } from '../../src/domain/brief';
+import type { BriefSection } from '../../src/domain/operations';
+import type { Entry } from '../../src/domain/schemas';
+
+const PROJECT = 'github.com/acme/shop';
+let n = 0;
+
+function entry(over: Partial<Entry>): Entry {
+  n++;
+  const at = `2026-11-${String(1 + (n % 28)).padStart(2, '0')}T10:00:00.000Z`;
+  return {
+    id: `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`,
+    kind: 'memory',
+    content: `entry number ${n}`,
+    rationale: null,
+    source: null,
+    title: null,
+    status: null,
+    steps: null,
+    tags: [],
+    scope: 'project',
+    project: PROJECT,
+    agent: 'alice',
+    metadata: {},
+    created_at: at,
+    updated_at: at,
+    version: 1,
+    supersedes: null,
+    superseded_by: null,
+    expires_at: null,
+    ...over,
+  };
+}
+
+const c = (section: BriefSection, over: Partial<Entry>): BriefCandidate => ({ section, entry: entry(over) });
+
+const sample = (): BriefCandidate[] => [
+  c('plans', {
+    kind: 'plan',
+    title: 'Move payments to PaymentIntents',
+    content: 'Move payments to PaymentIntents',
+    status: 'active',
+    steps: [
+      { text: 'Port checkout', status: 'done' },
+      { text: 'Port refunds', status: 'doing' },
+      { text: 'Drop the Charges code', status: 'todo' },
+    ],
+  }),
+  c('decisions', {
+    kind: 'decision',
+    content: 'Use Kysely instead of Prisma for all new database code in the shop',
+    rationale: 'Slot reservation needs SELECT FOR UPDATE SKIP LOCKED',
+  }),
+  c('conventions', {
+    content: 'Never rename a column in one release: expand, backfill, contract.',
+    tags: ['conventions'],
+  }),
+  c('conventions', { content: 'Prefer cursor pagination on every new list endpoint of the API.' }),
+  c('failures', { kind: 'observation', content: 'CI failed on a prettier check; fixed with pnpm format.' }),
+  c('failures', {
+    kind: 'observation',
+    content: 'Checkout crashed with a deadlock in reserveSlots under load',
+    tags: ['incident'],
+  }),
+  c('stale', {
+    kind: 'plan',
+    title: 'Upgrade the search cluster',
+    content: 'Upgrade the search cluster',
+    status: 'active',
+    steps: [{ text: 'Snapshot the index', status: 'todo' }],
+    updated_at: '2026-09-01T10:00:00.000Z',
+  }),
+];
+
+describe('packBrief', () => {
+  it('shows each section under its heading, what to do next, why decisions were made, and only plan ids', () => {
+    const b = packBrief(sample(), 4000, PROJECT);
+    expect(b.text).toMatch(/^Brief for project github\.com\/acme\/shop \(with org-wide entries\): 7 entries\./);
+    expect(b.sections.map((s) => s.section)).toEqual(['plans', 'decisions', 'conventions', 'failures', 'stale']);
+    expect(b.text).toContain('[active, 1/3 done] Next: (doing) Port refunds; Drop the Charges code.');
+    expect(b.text).toContain('Why: Slot reservation needs SELECT FOR UPDATE SKIP LOCKED');
+    expect(b.text).toContain('[active, 0/1 done, unchanged since 2026-09-01]');
+    // ids only where a tool needs one: the plans
+    const ids = b.text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
+    expect(ids).toHaveLength(2);
+    expect(b.left_out).toBe(0);
+    expect(b.chars).toBe(b.text.length);
+  });
+
+  it('ranks a rule-tagged convention and a severe, unsettled failure first', () => {
+    const b = packBrief(sample(), 4000, PROJECT);
+    const items = (s: BriefSection) => b.sections.find((x) => x.section === s)?.items.map((i) => i.text) ?? [];
+    expect(items('conventions')[0]).toContain('Never rename a column');
+    expect(items('failures')[0]).toContain('crashed with a deadlock');
+    expect(items('failures')[1]).toContain('prettier');
+  });
+
+  it("ranks the project's own entries before org-wide ones, and marks those", () => {
+    const b = packBrief(
+      [
+        c('decisions', {
+          kind: 'decision',
+          content: 'Org-wide: every repo moves to Node 22 this quarter',
+          project: null,
+        }),
+        c('decisions', { kind: 'decision', content: 'The shop API returns problem+json errors with a stable code' }),
+      ],
+      4000,
+      PROJECT,
+    );
+    const texts = b.sections[0]?.items.map((i) => i.text) ?? [];
+    expect(texts[0]).toContain('problem+json');
+    expect(texts[1]).toMatch(/Node 22 .*\[org-wide\]$/);
+  });
+
+  it('keeps one of two entries that say the same thing', () => {
+    const b = packBrief(
+      [
+        c('decisions', { kind: 'decision', content: 'Use Kysely instead of Prisma for all new database code' }),
+        c('conventions', { content: 'Use Kysely instead of Prisma for all new database code, please' }),
+      ],
+      4000,
+      PROJECT,
+    );
+    expect(b.sections.flatMap((s) => s.items)).toHaveLength(1);
+    expect(b.left_out).toBe(0);
+  });
+
+  it('takes sections in turns, so a long section does not crowd out the others', () => {
+    const many = Array.from({ length: 60 }, (_, i) =>
+      c('decisions', {
+        kind: 'decision',
+        content: `Module m${i} uses engine e${i} with cache c${i}, retries r${i}, owner o${i} and timeout t${i}.`,
+        rationale: `Measured on host h${i} by team q${i}.`,
+      }),
+    );
+    const b = packBrief([...many, ...sample()], 4000, PROJECT);
+    expect(b.sections.map((s) => s.section)).toEqual(['plans', 'decisions', 'conventions', 'failures', 'stale']);
+    expect(b.left_out).toBeGreaterThan(20);
+    expect(b.text).toMatch(/ \d+ more left out: recall finds them\./);
+  });
+
+  it('never exceeds the budget, and the same candidates give the same brief', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 500, max: 6000 }),
+        fc.array(
+          fc.record({
+            section: fc.constantFrom<BriefSection>('plans', 'decisions', 'conventions', 'failures', 'stale'),
+            content: fc.string({ minLength: 1, maxLength: 600 }),
+            rationale: fc.option(fc.string({ minLength: 1, maxLength: 400 }), { nil: null }),
+          }),
+          { maxLength: 80 },
+        ),
+        (budget, raw) => {
+          const cands = raw.map((r) =>
+            c(r.section, {
+              kind: r.section === 'plans' || r.section === 'stale' ? 'plan' : 'memory',
+              content: r.content,
+              title: r.content,
+              rationale: r.rationale,
+              status: 'active',
+              steps: [{ text: r.content, status: 'todo' }],
+            }),
+          );
+          const a = packBrief(cands, budget, PROJECT);
+          expect(a.text.length).toBeLessThanOrEqual(budget);
+          expect(packBrief([...cands].reverse(), budget, PROJECT).text).toBe(a.text);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('says so when there is nothing to brief, or when nothing fits', () => {
+    expect(packBrief([], 4000, PROJECT).text).toMatch(/^Nothing to brief yet for project github\.com\/acme\/shop/);
+    const step = (w: string) => ({ text: `${w} `.repeat(40), status: 'todo' });
+    const long = c('plans', {
+      kind: 'plan',
+      title: 'a very long plan title '.repeat(10),
+      status: 'active',
+      steps: [step('one'), step('two'), step('three')],
+    });
+    const b = packBrief([long], 500, PROJECT);
+    expect(b.text).toBe('No entry of the brief fits in 500 characters; call again with a larger budget_chars.');
+    expect(b.left_out).toBe(1);
+    expect(packBrief([long], 4000, PROJECT).sections).toHaveLength(1);
+  });
+});

@@ -1,0 +1,171 @@
+/** space view brief (what to know before starting) and view history (one entry's story), over MCP. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, entryId, type McpSession } from '../helpers/clients';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
+
+const PROJECT = '/srv/shop';
+
+interface BriefOut {
+  budget_chars: number;
+  chars: number;
+  left_out: number;
+  sections: { section: string; items: { id: string; kind: string; text: string }[] }[];
+}
+interface HistoryOut {
+  entry: { id: string };
+  versions: { version: number; op: string; agent: string }[];
+  chain: { id: string }[];
+  events: { op: string; entry_id: string }[];
+}
+
+describe.each(TARGETS)('brief and history on %s', (db) => {
+  let t: TestServer;
+  let alice: McpSession;
+  let bob: McpSession;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    t = await startTestServer(db);
+    const { key } = await t.createOrg('acme');
+    alice = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: PROJECT });
+    bob = await connect('v2-modern', t.mcpUrl, { key, agent: 'bob', project: PROJECT });
+    const write = async (s: McpSession, name: string, tool: string, args: Record<string, unknown>) => {
+      const r = await s.call(tool, args);
+      expect(r.isError, r.text).toBe(false);
+      ids[name] = entryId(r);
+    };
+    await write(alice, 'oldDecision', 'decide', { content: 'Use Prisma for database access', rationale: 'fast start' });
+    await write(bob, 'decision', 'decide', {
+      content: 'Use Kysely for database access',
+      rationale: 'slot reservation needs row locks',
+      supersedes: ids.oldDecision,
+    });
+    await write(alice, 'convention', 'remember', {
+      content: 'Never rename a column in one release: expand, backfill, contract.',
+      tags: ['conventions'],
+    });
+    await write(alice, 'plan', 'plan', {
+      title: 'Move payments to PaymentIntents',
+      steps: [
+        { text: 'Port checkout', status: 'done' },
+        { text: 'Port refunds', status: 'doing' },
+        { text: 'Drop the Charges code', status: 'todo' },
+      ],
+    });
+    await alice.call('plan', {
+      id: ids.plan,
+      steps: [
+        { text: 'Port checkout', status: 'done' },
+        { text: 'Port refunds', status: 'doing' },
+        { text: 'Drop the Charges code', status: 'todo' },
+        { text: 'Make payment_intent_id NOT NULL', status: 'todo' },
+      ],
+    });
+    await write(bob, 'failure', 'observe', {
+      content: 'Checkout crashed with a deadlock in reserveSlots under load',
+      source: 'pagerduty',
+      tags: ['incident'],
+    });
+    await write(bob, 'bobNote', 'note', { content: 'Always squash before merging, bob thinks' });
+    await write(alice, 'orgWide', 'remember', { content: 'Every repo must pin Node 22.', scope: 'org' });
+    const other = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: '/srv/other' });
+    await write(other, 'elsewhere', 'remember', { content: 'Never deploy the other repo on Fridays.' });
+    await other.close();
+  });
+  afterAll(async () => {
+    await alice?.close();
+    await bob?.close();
+    await t?.close();
+  });
+
+  const brief = async (s: McpSession, args: Record<string, unknown> = {}) => {
+    const r = await s.call('space', { view: 'brief', ...args });
+    expect(r.isError, r.text).toBe(false);
+    return { text: r.text, brief: r.structured.brief as BriefOut };
+  };
+  const shown = (b: BriefOut) => Object.fromEntries(b.sections.map((s) => [s.section, s.items.map((i) => i.id)]));
+
+  it('briefs the project: current decisions with why, conventions, the plan with open steps, failures', async () => {
+    const { text, brief: b } = await brief(alice);
+    expect(shown(b)).toEqual({
+      plans: [ids.plan],
+      decisions: [ids.decision],
+      conventions: [ids.convention, ids.orgWide],
+      failures: [ids.failure],
+    });
+    expect(text).toMatch(/^Brief for project \/srv\/shop \(with org-wide entries\): 5 entries\./);
+    expect(text).toContain('Use Kysely for database access Why: slot reservation needs row locks (bob)');
+    expect(text).toContain(
+      `[active, 1/4 done] Next: (doing) Port refunds; Drop the Charges code; Make payment_intent_id NOT NULL. (plan id ${ids.plan})`,
+    );
+    expect(text).toContain('Every repo must pin Node 22. (alice) [org-wide]');
+    expect(text).not.toContain('Prisma');
+    expect(text).not.toContain('squash');
+    expect(text).not.toContain('Fridays');
+    expect(b).toMatchObject({ budget_chars: 4000, chars: text.length, left_out: 0 });
+    // the same memory gives the same brief
+    expect((await brief(alice)).text).toBe(text);
+  });
+
+  it("shows the caller's own notes and no one else's", async () => {
+    const b = shown((await brief(bob)).brief);
+    expect(b.conventions).toContain(ids.bobNote);
+  });
+
+  it('fits any budget, saying how much was left out', async () => {
+    for (const budget of [500, 700, 1000]) {
+      const { text, brief: b } = await brief(alice, { budget_chars: budget });
+      expect(text.length).toBeLessThanOrEqual(budget);
+      expect(b.budget_chars).toBe(budget);
+      if (b.left_out) expect(text).toContain(`${b.left_out} more left out: recall finds them.`);
+    }
+  });
+
+  it('keeps the notice of an unrecognised project within the budget', async () => {
+    const { text } = await brief(alice, { project: 'team-x', budget_chars: 600 });
+    expect(text.length).toBeLessThanOrEqual(600);
+    expect(text).toContain('Note: The project identifier is not a git remote URL or an absolute path');
+  });
+
+  it('refuses a budget it cannot keep, naming the field', async () => {
+    const r = await alice.call('space', { view: 'brief', budget_chars: 100 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Invalid arguments, nothing was done; fix and call again: budget_chars: /);
+  });
+
+  it('tells one entry’s story: versions, the supersede chain both ways, ledger events', async () => {
+    for (const which of ['oldDecision', 'decision'] as const) {
+      const r = await alice.call('space', { view: 'history', entry_id: ids[which] });
+      expect(r.isError, r.text).toBe(false);
+      const h = r.structured.history as HistoryOut;
+      expect(h.entry.id).toBe(ids[which]);
+      expect(h.chain.map((c) => c.id)).toEqual([ids.oldDecision, ids.decision]);
+      expect(h.events.map((e) => [e.op, e.entry_id])).toEqual([
+        ['decide', ids.oldDecision],
+        ['decide', ids.decision],
+      ]);
+      expect(r.text).toContain(`History of decision ${ids[which]}`);
+      expect(r.text).toMatch(/Supersede chain, oldest first:\n1\. \[decision, superseded\] Use Prisma/);
+      expect(r.text).toContain('2. [decision, current] Use Kysely');
+      // every id once
+      for (const id of [ids.oldDecision, ids.decision]) expect(r.text.split(id as string)).toHaveLength(2);
+    }
+    const plan = (await alice.call('space', { view: 'history', entry_id: ids.plan })).structured.history as HistoryOut;
+    expect(plan.versions.map((v) => [v.version, v.op, v.agent])).toEqual([
+      [1, 'plan.create', 'alice'],
+      [2, 'plan.update', 'alice'],
+    ]);
+    expect(plan.chain.map((c) => c.id)).toEqual([ids.plan]);
+  });
+
+  it("needs entry_id, and reveals nothing of another agent's private entry", async () => {
+    const missing = await alice.call('space', { view: 'history' });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/entry_id: is required for view history/);
+    const hidden = await alice.call('space', { view: 'history', entry_id: ids.bobNote });
+    expect(hidden.isError).toBe(true);
+    expect(hidden.text).not.toContain('squash');
+    expect(hidden.text).toMatch(/not found/);
+    expect((await bob.call('space', { view: 'history', entry_id: ids.bobNote })).isError).toBe(false);
+  });
+});
