@@ -33,11 +33,7 @@ import {
 export type Args<S extends z.ZodType> = Omit<z.output<S>, 'project'>;
 
 /** An earlier memory, observation or decision a new one replaces (a convention, a workaround, a reversed decision). */
-const supersedes = id
-  .optional()
-  .describe(
-    'Id of an earlier memory, observation or decision this entry replaces; the old one leaves default recall and points to this one.',
-  );
+const supersedes = id.optional().describe('Id of an entry (shared, or yours) this replaces; it leaves default recall.');
 
 export const rememberInput = z.object({
   content,
@@ -48,7 +44,7 @@ export const rememberInput = z.object({
 
 export const observeInput = z.object({
   content,
-  source: text(1, 512).optional().describe('Where the observation came from: a command, URL, file or tool.'),
+  source: text(1, 512).optional().describe('Command, URL, file or tool it came from.'),
   ttl_seconds: ttlSeconds.optional(),
   ...writeOptions,
 });
@@ -64,7 +60,7 @@ export const noteInput = z.object({
   content,
   tags: tags.optional(),
   metadata: metadata.optional(),
-  scope: scope.optional().describe('Defaults to agent (private to the caller).'),
+  scope: scope.optional().describe('agent (default): only you; project or org shares it.'),
   project: project.optional(),
 });
 
@@ -76,34 +72,28 @@ export type WriteArgs =
   | Args<typeof noteInput>;
 
 export const planInput = z.object({
-  id: id.optional().describe('Id of the plan to update; omit to create a plan.'),
-  title: text(1, 512).optional().describe('Required when creating.'),
+  id: id.optional().describe('Plan to update; omit to create.'),
+  title: text(1, 512).optional().describe('Required to create.'),
   steps: z
     .array(step)
     .max(100, 'at most 100 steps')
     .optional()
-    .describe('The whole list of steps; replaces the current one on update.'),
-  status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft is given.'),
+    .describe('The whole list; replaces the old one on update.'),
+  status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft.'),
   ...writeOptions,
 });
 export type PlanArgs = Args<typeof planInput>;
 
 export const recallInput = z.object({
-  query: z
-    .union([z.literal(''), text(1, 4096)])
-    .describe('A free-text question or keywords; empty for the most recent entries.'),
+  query: text(0, 4096).describe('Question or keywords; empty: most recent.'),
   kinds: z.array(kind).max(5).optional().describe('Only these kinds.'),
-  tags: tags.optional().describe('Only entries with at least one of these tags.'),
-  agent: text(1, 128).optional().describe('Only entries written by this agent.'),
-  since: isoTime.optional().describe('Only entries created at or after this time.'),
-  until: isoTime.optional().describe('Only entries created before this time.'),
-  limit: z.number().int().min(1).max(100).default(10),
-  include_superseded: z.boolean().default(false),
-  scope: scope
-    .optional()
-    .describe(
-      'project (default when a project resolves): the project plus org-wide entries; org: every shared entry; agent: only your private entries.',
-    ),
+  tags: tags.optional().describe('Only entries with any of these tags.'),
+  agent: text(1, 128).optional().describe('Only entries by this agent.'),
+  since: isoTime.optional().describe('Created at or after (ISO 8601).'),
+  until: isoTime.optional().describe('Created before (ISO 8601).'),
+  limit: z.number().int().min(1).max(100).default(10).describe('Most hits.'),
+  include_superseded: z.boolean().default(false).describe('Include replaced entries.'),
+  scope: scope.optional().describe('project (default): it and org-wide; org: all shared; agent: only yours.'),
   project: project.optional(),
 });
 export type RecallArgs = Args<typeof recallInput>;
@@ -115,19 +105,13 @@ export type BriefSection = (typeof BRIEF_SECTIONS)[number];
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
 
 export const spaceInput = z.object({
-  view: z.enum(SPACE_VIEWS).default('overview'),
-  entry_id: id.optional().describe('ledger: only events of this entry or artifact. history: the entry (required).'),
-  budget_chars: z
-    .number()
-    .int()
-    .min(500)
-    .max(50_000)
-    .default(4000)
-    .describe('brief: the most characters the briefing may take.'),
-  agent: text(1, 128).optional().describe('ledger: only events by this agent.'),
-  since: isoTime.optional().describe('ledger: only events at or after this time.'),
-  limit: z.number().int().min(1).max(500).default(50).describe('ledger: most events returned.'),
-  scope: scope.optional(),
+  view: z.enum(SPACE_VIEWS).default('overview').describe('What to show (see above).'),
+  entry_id: id.optional().describe("ledger: this entry's events; history: required."),
+  budget_chars: z.number().int().min(500).max(50_000).default(4000).describe('brief: its size limit.'),
+  agent: text(1, 128).optional().describe('ledger: only this agent.'),
+  since: isoTime.optional().describe('ledger: at or after (ISO 8601).'),
+  limit: z.number().int().min(1).max(500).default(50).describe('ledger: most events.'),
+  scope: scope.optional().describe('overview, brief: as in recall.'),
   project: project.optional(),
 });
 export type SpaceArgs = Args<typeof spaceInput>;
@@ -135,6 +119,8 @@ export type SpaceArgs = Args<typeof spaceInput>;
 /** What `space` finds, by view (cairn_space); the tool adds the view, the caller and the project. */
 export const spaceFound = z.object({
   org: z.object({ id: z.string(), name: z.string() }).optional(),
+  /** overview: whether the project given (argument or header) is a git remote URL or an absolute path. */
+  project_recognised: z.boolean().optional(),
   scope: scope.optional(),
   counts: z.record(z.string(), z.number()).optional(),
   artifacts: z.object({ count: z.number(), bytes: z.number() }).optional(),
@@ -196,13 +182,13 @@ const artifactName = text(1, 256).refine(
 );
 
 export const artifactPutInput = z.object({
-  name: artifactName.describe('1–256 characters, no control characters; a label, never a path on the server.'),
-  content: z.string().optional().describe('The artifact as UTF-8 text.'),
-  content_base64: z.string().optional().describe('The artifact bytes, base64-encoded.'),
+  name: artifactName.describe('A label, not a server path.'),
+  content: z.string().optional().describe('The file as UTF-8 text.'),
+  content_base64: z.string().optional().describe('Or its bytes, base64.'),
   content_type: text(1, 255)
     .regex(/^[\x21-\x7e]+(\s*;\s*[\x21-\x7e]+)*$/, 'must be a media type such as text/markdown')
     .optional()
-    .describe('Media type; defaults to text/plain for content and application/octet-stream for content_base64.'),
+    .describe('Media type, e.g. text/markdown.'),
   metadata: metadata.optional(),
   scope: scope.optional(),
   project: project.optional(),
@@ -214,19 +200,19 @@ export type ArtifactPutArgs = Omit<Args<typeof artifactPutInput>, 'content' | 'c
 };
 
 export const artifactGetInput = z.object({
-  id: id.optional(),
-  name: text(1, 256).optional(),
-  version: z.number().int().min(1).optional(),
-  scope: scope.optional(),
+  id: id.optional().describe('An artifact version id.'),
+  name: text(1, 256).optional().describe('Or its name.'),
+  version: z.number().int().min(1).optional().describe('With name: this version, not the latest.'),
+  scope: scope.optional().describe('With name: only this scope.'),
   project: project.optional(),
 });
 export type ArtifactGetArgs = Args<typeof artifactGetInput>;
 
 export const forgetInput = z.object({
-  id: id.optional(),
-  ids: z.array(id).min(1).max(100, 'at most 100 ids per call').optional(),
+  id: id.optional().describe('An entry or artifact version.'),
+  ids: z.array(id).min(1).max(100, 'at most 100 ids per call').optional().describe('Or several of them.'),
   reason: text(1, 1024).optional().describe('Why; kept in the ledger.'),
-  project: project.optional(),
+  project: project.optional().describe('Not needed: ids span projects.'),
 });
 /** One id or many become a list. */
 export type ForgetArgs = { ids: string[]; reason?: string | undefined };

@@ -30,7 +30,7 @@ export function text(min: number, max: number) {
     .refine((s) => s.isWellFormed(), 'must be valid Unicode (no unpaired surrogate characters)');
 }
 
-export const content = text(1, MAX_CONTENT).describe(`The text to store (1–${MAX_CONTENT} characters).`);
+export const content = text(1, MAX_CONTENT).describe('The text to store.');
 
 export const id = z.string().regex(UUID_RE, 'must be an id returned by a Cairn tool (a UUID)');
 
@@ -44,7 +44,7 @@ export const isoTime = z
 export const tags = z
   .array(text(1, 64).refine((s) => s.trim() === s, 'must not start or end with spaces'))
   .max(32, 'at most 32 tags')
-  .describe('Labels for filtering recall (up to 32, each up to 64 characters).');
+  .describe('Labels to filter by.');
 
 function jsonHasNul(v: unknown, depth = 0): boolean {
   if (depth > 32) return true;
@@ -63,24 +63,17 @@ export const metadata = z
     `must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
   )
   .refine((m) => !jsonHasNul(m), 'must not contain NUL characters, unpaired surrogates or nesting deeper than 32')
-  .describe('Any JSON object (up to 4 KiB), returned as given.');
+  .describe('Any JSON, up to 4 KiB.');
 
-export const project = z
-  .string()
-  .max(1024, 'must be at most 1024 characters')
-  .describe(
-    'A git remote URL or an absolute repository path; overrides the X-Svc-Project header. Unrecognised values fall back to org-wide scope.',
-  );
+export const project = z.string().max(1024, 'must be at most 1024 characters').describe('Git remote URL or repo path.');
 
-export const scope = z
-  .enum(SCOPES)
-  .describe('org: shared org-wide; project: shared within the project; agent: private to the calling agent.');
+export const scope = z.enum(SCOPES).describe('project (default), org, or agent: only you.');
 
 export const kind = z.enum(KINDS);
 
 export const step = z.object({
-  text: text(1, 1024),
-  status: z.enum(STEP_STATUSES).default('todo'),
+  text: text(1, 1024).describe('What to do.'),
+  status: z.enum(STEP_STATUSES).default('todo').describe('Its progress.'),
 });
 
 export const ttlSeconds = z
@@ -88,7 +81,7 @@ export const ttlSeconds = z
   .int('must be a whole number of seconds')
   .min(1)
   .max(10 * 365 * 24 * 3600)
-  .describe('Forget this entry after so many seconds.');
+  .describe('Seconds until it is deleted.');
 
 // Output shapes
 

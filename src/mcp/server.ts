@@ -14,17 +14,17 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { CairnError, Forbidden, Invalid, TooManyRequests, Unauthorized, Unavailable } from '../domain/errors';
 import type { MemoryService } from '../domain/memory';
 import { resolveProject } from '../domain/projects';
+import { toolListing } from './listing';
 import type { Caller, Tool, ToolContext } from './tool';
-import { TOOLS } from './tools/index';
 
 export const INSTRUCTIONS =
-  'Cairn is the shared memory of your organisation. recall before you start work, remember what others will need, ' +
-  'decide with a rationale, plan multi-step work, note private scratch, and forget what must not be kept. ' +
-  'Every write is attributed to your agent identity (X-Svc-Agent).';
+  "Cairn is your organisation's shared memory. Start a session with space view brief, then recall before each task. " +
+  'remember what others will need, decide with a rationale, plan multi-step work, observe outcomes, note private ' +
+  'scratch. Writes are attributed to your agent (X-Svc-Agent) and shared per scope.';
 
 /** One HTTP exchange: who calls, and an error that must become the exchange's HTTP status. */
 export interface Exchange {
@@ -38,43 +38,6 @@ interface ServeOptions {
   maxArtifactBytes: number;
   maxBodyBytes: number;
   log: (message: string, err?: unknown) => void;
-}
-
-interface Listing {
-  tools: {
-    name: string;
-    title: string;
-    description: string;
-    inputSchema: object;
-    outputSchema: object;
-    annotations: object;
-  }[];
-  byName: Map<string, { tool: Tool; outputSchema: object }>;
-}
-let listing: Listing | undefined;
-
-/** The tools/list answer, built on first use (no work at module scope: Workers start faster). */
-function toolListing(): Listing {
-  if (!listing) {
-    const tools = TOOLS.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: jsonSchema(t.input, 'input'),
-      outputSchema: jsonSchema(t.output, 'output'),
-      annotations: { title: t.title, ...t.annotations },
-    }));
-    listing = {
-      tools,
-      byName: new Map(TOOLS.map((t, i) => [t.name, { tool: t, outputSchema: tools[i]?.outputSchema ?? {} }])),
-    };
-  }
-  return listing;
-}
-
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output') {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest as { type: 'object'; [k: string]: unknown };
 }
 
 interface BadField {

@@ -172,7 +172,10 @@ describe.each(TARGETS)('tools on %s', (db) => {
       expect(r.text).toContain(
         `[decision] ${tag} queue on SQS Why: managed, no ops (${agent}, widgets, ${today}; id ${now})`,
       );
-      expect(r.text).toContain(`[decision] ${tag} queue on Redis Why: we had it SUPERSEDED by ${now}.`);
+      // the replacing decision is among the hits: named by its place, its id written once
+      const place = r.text.split('\n').findIndex((l) => l.includes(`id ${now})`));
+      expect(r.text).toContain(`[decision] ${tag} queue on Redis Why: we had it SUPERSEDED by hit ${place}.`);
+      expect(r.text.split(now)).toHaveLength(2);
       expect(r.text).toContain(`[observation] ${tag} queue backlog at 9am Source: grafana (${agent}, widgets`);
       expect(r.text).toContain(
         `[plan] ${tag} queue migration [active, 1/3 steps done] Next: (doing) switch readers; drop Redis. (${agent}, widgets`,

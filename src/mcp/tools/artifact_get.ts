@@ -12,7 +12,7 @@ export const artifactGet = defineTool({
   name: 'artifact_get',
   title: 'Get artifact',
   description:
-    'Fetch an artifact by id, or by name (the latest version unless version is given; the current project is looked in before org-wide artifacts). Returns the bytes as an embedded resource plus the metadata.',
+    "Fetch an artifact by id, or by name (this project's first, latest unless version): the bytes as an embedded resource, and its metadata. Read-only.",
   input: artifactGetInput,
   output: z.object({ artifact: artifactOut, ...projectOut }),
   annotations: READ,

@@ -3,7 +3,7 @@ import { Invalid } from '../../domain/errors';
 import { artifactPutInput } from '../../domain/operations';
 import { artifactOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, WRITE } from '../tool';
-import { withNotice } from './render';
+import { where, withNotice } from './render';
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
@@ -11,7 +11,7 @@ export const artifactPut = defineTool({
   name: 'artifact_put',
   title: 'Store artifact',
   description:
-    'Store a file-like artifact (a report, a patch, a generated file) under a name. Pass exactly one of content (UTF-8 text) or content_base64 (bytes). Storing the same name again in the same project and scope adds a new version.',
+    'Store a file under a name from exactly one of content or content_base64. Attributed to your agent; scope sets who reads it. The same name, project and scope adds a version.',
   input: artifactPutInput,
   output: z.object({ artifact: artifactOut, ...projectOut }),
   annotations: WRITE,
@@ -32,7 +32,7 @@ export const artifactPut = defineTool({
     });
     const p = projectFields(ctx.project, r.project);
     const a = r.artifact;
-    const text = `Stored artifact "${a.name}" version ${a.version} (id ${a.id}, ${a.size} bytes, sha256 ${a.sha256}).`;
+    const text = `Stored artifact "${a.name}" version ${a.version}, ${a.size} bytes, ${a.content_type} (${where(a)}; id ${a.id}).`;
     return { structured: { artifact: a, ...p }, text: withNotice(text, p.notice) };
   },
 });

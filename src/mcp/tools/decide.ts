@@ -7,8 +7,7 @@ import { writeEntry } from './write';
 export const decide = defineTool({
   name: 'decide',
   title: 'Decide',
-  description:
-    'Record a decision and the reason for it, attributed to the calling agent. Pass supersedes with the id of an earlier decision, or of a memory or observation it replaces (a convention, a workaround): the old entry gets superseded_by and leaves default recall.',
+  description: 'Record a decision and why. Attributed to your agent; scope sets who reads it.',
   input: decideInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

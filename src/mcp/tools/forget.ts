@@ -7,7 +7,7 @@ export const forget = defineTool({
   name: 'forget',
   title: 'Forget',
   description:
-    "Permanently delete entries or artifact versions by id: their content and bytes are purged. Any agent of the org may forget any shared entry or artifact (org or project scope), whoever wrote it, and its own private ones; other agents' private entries are out of reach. The ledger keeps who forgot what, when and why, with a hash of the content but not the content.",
+    "Permanently delete entries or artifact versions by id: any shared (org or project) entry or artifact of the org, whoever wrote it, and your own private ones; never another agent's. The ledger keeps who, when, why and a content hash.",
   input: forgetInput,
   output: z.object({ forgotten: z.array(z.string()), not_found: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

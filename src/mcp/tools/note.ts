@@ -7,8 +7,7 @@ import { writeEntry } from './write';
 export const note = defineTool({
   name: 'note',
   title: 'Note',
-  description:
-    "Keep a working note. Notes are private to the calling agent (scope agent) unless another scope is given; other agents never see an agent's private notes.",
+  description: 'Keep a working note, private to you unless scope says otherwise.',
   input: noteInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

@@ -8,7 +8,7 @@ export const observe = defineTool({
   name: 'observe',
   title: 'Observe',
   description:
-    'Record something the agent saw happen (a test result, an error, a user reaction), optionally with where it came from. Observations are recalled like memories; a later memory or decision may supersede one (a workaround replaced by the fix).',
+    'Record what happened (a test result, an error, a user reaction). Attributed to your agent; scope sets who reads it.',
   input: observeInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,

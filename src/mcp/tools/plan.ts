@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { planInput } from '../../domain/operations';
 import { entryOut, projectOut } from '../../domain/schemas';
+import { summarise } from '../../domain/summary';
 import { defineTool, projectFields, WRITE } from '../tool';
 import { where, withNotice } from './render';
 
@@ -8,7 +9,7 @@ export const plan = defineTool({
   name: 'plan',
   title: 'Plan',
   description:
-    'Create a plan (title, optional steps and status) or update one (id plus any of title, steps, status). Plan status moves draft → active → done or abandoned (draft → abandoned too); done and abandoned are final. Step status is todo, doing, done or skipped. Each update bumps version.',
+    'Create a plan (attributed to your agent; scope sets who reads it) or update one by id: any shared plan of the org, or your own private one. Status: draft → active → done or abandoned, draft → abandoned; done and abandoned are final.',
   input: planInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,
@@ -17,10 +18,13 @@ export const plan = defineTool({
     const r = await ctx.service.plan(ctx.who, args);
     const p = projectFields(ctx.project, r.project);
     const e = r.entry;
-    const verb = input.id ? `Updated plan ${e.id} to version ${e.version}` : `Created plan ${e.id}`;
+    const s = summarise(e);
+    const head = input.id ? `Updated the plan to version ${e.version}` : `Created plan ${e.id}`;
+    const progress = s.plan ? ` ${s.plan.done}/${s.plan.total} steps done.` : '';
+    const next = s.plan?.open.length ? ` Next: ${s.plan.open.join('; ')}.` : '';
     return {
       structured: { entry: e, ...p },
-      text: withNotice(`${verb}: ${e.title} [${e.status}] (${where(e)}).`, p.notice),
+      text: withNotice(`${head}: ${e.title} [${e.status}] (${where(e)}).${progress}${next}`, p.notice),
     };
   },
 });

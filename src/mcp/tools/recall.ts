@@ -8,7 +8,7 @@ export const recall = defineTool({
   name: 'recall',
   title: 'Recall',
   description:
-    "Search the org's memory with a free-text question and get the most relevant entries (memories, observations, plans, decisions, notes), best first. An empty query returns the most recent entries. Superseded and expired entries are left out unless include_superseded is true.",
+    'Search what you can read (shared entries of the org and project, your private ones), best match first. Read-only; use it before a task.',
   input: recallInput,
   output: z.object({
     hits: z.array(hitOut),
@@ -20,7 +20,8 @@ export const recall = defineTool({
     const { project: _, ...args } = input;
     const r = await ctx.service.recall(ctx.who, args);
     const p = projectFields(ctx.project, r.project, true);
-    const lines = r.hits.map((h, i) => `${i + 1}. ${entryLine(h)}`);
+    const place = new Map(r.hits.map((h, i) => [h.id, i + 1]));
+    const lines = r.hits.map((h, i) => `${i + 1}. ${entryLine(h, (id) => place.get(id))}`);
     const text = r.hits.length ? `${r.hits.length} hit(s):\n${lines.join('\n')}` : 'No matching entries.';
     return { structured: { hits: r.hits, scope: r.scope, ...p }, text: withNotice(text, p.notice) };
   },

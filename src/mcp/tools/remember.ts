@@ -8,7 +8,7 @@ export const remember = defineTool({
   name: 'remember',
   title: 'Remember',
   description:
-    'Store a fact, lesson or piece of context for later recall by any agent of the org. Storing content that is already remembered in the same project and scope returns the existing entry (deduplicated: true). Pass supersedes with the id of an outdated memory, observation or decision to replace it.',
+    'Store a fact, convention or lesson. Attributed to your agent; scope sets who reads it. Known content in that project and scope returns the existing entry.',
   input: rememberInput,
   output: z.object({ entry: entryOut, deduplicated: z.boolean(), ...projectOut }),
   annotations: { ...WRITE, idempotentHint: true },

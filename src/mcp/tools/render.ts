@@ -8,9 +8,10 @@ export function where(e: { scope: string; project: string | null }): string {
 
 /**
  * One entry as the model reads it: kind, what it says, the rationale / source / plan status with
- * open steps, who wrote it where and when, its id, and what superseded it.
+ * open steps, who wrote it where and when, its id, and what superseded it (by its place in the
+ * same list when it is there, so no id is written twice).
  */
-export function entryLine(e: Entry): string {
+export function entryLine(e: Entry, placeOf: (id: string) => number | undefined = () => undefined): string {
   const s = summarise(e);
   const parts = [`[${e.kind}] ${s.says}`];
   if (s.plan) {
@@ -19,7 +20,10 @@ export function entryLine(e: Entry): string {
   }
   if (s.why) parts.push(`Why: ${s.why}`);
   if (s.source) parts.push(`Source: ${s.source}`);
-  if (e.superseded_by) parts.push(`SUPERSEDED by ${e.superseded_by}.`);
+  if (e.superseded_by) {
+    const at = placeOf(e.superseded_by);
+    parts.push(`SUPERSEDED by ${at ? `hit ${at}` : e.superseded_by}.`);
+  }
   const date = (e.version > 1 ? e.updated_at : e.created_at).slice(0, 10);
   parts.push(`(${e.agent}, ${s.where}, ${date}; id ${e.id})`);
   return parts.join(' ');

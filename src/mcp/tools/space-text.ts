@@ -8,6 +8,12 @@ export interface SpaceView extends SpaceFound {
   caller: { agent: string; is_default: boolean };
 }
 
+/** A time as the text gives it: UTC to the minute (the ledger's seq orders events exactly). */
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
+
+/** How many of the latest ledger events the overview's text names. */
+const RECENT = 5;
+
 export function spaceText(r: SpaceView): string {
   const who = r.caller.is_default
     ? `You are the shared default agent "${r.caller.agent}"; send X-Svc-Agent so writes are attributed to you.`
@@ -20,7 +26,7 @@ export function spaceText(r: SpaceView): string {
       if (!events.length) return `${who}\nNo ledger events match.`;
       return [
         who,
-        ...events.map((e) => `#${e.seq} ${e.at} ${e.agent} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`),
+        ...events.map((e) => `#${e.seq} ${when(e.at)} ${e.agent} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`),
       ].join('\n');
     }
     case 'projects': {
@@ -32,7 +38,7 @@ export function spaceText(r: SpaceView): string {
       return [
         who,
         `${as.length} agent(s):`,
-        ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${a.last_at}`),
+        ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${when(a.last_at)}`),
       ].join('\n');
     }
     default:
@@ -45,11 +51,17 @@ function overviewText(r: SpaceView, who: string): string {
     .map(([k, n]) => `${k}: ${n}`)
     .join(', ');
   const a = r.artifacts ?? { count: 0, bytes: 0 };
+  const recent = (r.recent ?? [])
+    .slice(0, RECENT)
+    .map((e) => `${e.agent} ${e.op} ${when(e.at)}`)
+    .join('; ');
   return [
     `Org "${r.org?.name}". ${who}`,
     `Project: ${r.project ?? 'none (org-wide)'}; scope ${r.scope}.`,
     `Entries: ${counts || 'none'}. Artifacts: ${a.count} (${a.bytes} bytes).`,
     ...(r.quota ? [quotaLine(r.quota)] : []),
+    ...(recent ? [`Latest: ${recent}.`] : []),
+    'Before starting work: space view brief (plans, decisions, conventions, failures), then recall.',
   ].join('\n');
 }
 
@@ -70,7 +82,7 @@ function historyText(h: SpaceFound['history']): string {
   const place = new Map(h.chain.map((c, i) => [c.id, i + 1]));
   const lines = [
     `History of ${e.kind} ${e.id} (${e.agent}, ${e.scope} scope${e.project ? `, ${e.project}` : ''}): version ${e.version}${e.superseded_by ? ', superseded' : ', current'}.`,
-    `Versions: ${h.versions.map((v) => `v${v.version} ${v.at.slice(0, 19)}Z ${v.op} by ${v.agent}`).join('; ') || 'none in the ledger'}.`,
+    `Versions: ${h.versions.map((v) => `v${v.version} ${when(v.at)} ${v.op} by ${v.agent}`).join('; ') || 'none in the ledger'}.`,
   ];
   if (h.chain.length <= 1) lines.push(`Says: ${summarise(e).says}`);
   if (h.chain.length > 1) {
@@ -89,7 +101,7 @@ function historyText(h: SpaceFound['history']): string {
     'Ledger:',
     ...h.events.map((ev) => {
       const which = ev.entry_id && h.chain.length > 1 ? ` (${place.get(ev.entry_id) ?? '?'})` : '';
-      return `#${ev.seq} ${ev.at.slice(0, 19)}Z ${ev.agent} ${ev.op}${which}${ev.reason ? `: ${ev.reason}` : ''}`;
+      return `#${ev.seq} ${when(ev.at)} ${ev.agent} ${ev.op}${which}${ev.reason ? `: ${ev.reason}` : ''}`;
     }),
   );
   return lines.join('\n');

@@ -9,7 +9,7 @@ export const space = defineTool({
   name: 'space',
   title: 'Space',
   description:
-    "Look around the org's memory. overview (default): org, your agent identity (and whether it is the shared default), the resolved project, counts per kind, artifacts, stored bytes, quota and recent activity. projects: the org's projects. agents: who has written. ledger: who did what, newest first — filter by entry_id to answer which agent wrote or decided something.",
+    "Look around; read-only. view overview (default): org, your agent identity, project, counts, quota, recent activity; projects; agents; ledger: who did what, newest first (with entry_id: who wrote or decided it); brief: what to know before starting work in this project: conventions, current decisions with rationale, active plans with open and claimed steps, recent failures, stale warnings, within budget_chars; history: one entry's versions, supersede chain both ways and ledger events; needs entry_id.",
   input: spaceInput,
   output: z.object({
     view: z.enum(SPACE_VIEWS),
@@ -30,7 +30,8 @@ export const space = defineTool({
     // a brief says itself when the project has no entries yet; only the unrecognised one is added
     const notice = input.view === 'brief' ? early : p.notice;
     const { brief, ...found } = r;
-    const view = { view: input.view, caller, ...found, ...p };
+    const recognised = input.view === 'overview' ? { project_recognised: ctx.project.recognised } : {};
+    const view = { view: input.view, caller, ...found, ...recognised, ...p };
     if (!brief) return { structured: view, text: withNotice(spaceText(view), notice) };
     const { text: briefText, ...parts } = brief;
     const text = withNotice(briefText, notice);

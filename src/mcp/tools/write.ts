@@ -16,6 +16,6 @@ export async function writeEntry(
   const e = r.entry;
   const text = r.deduplicated
     ? `Already remembered as ${e.id} (${where(e)}); nothing new was stored.`
-    : `${verb} ${e.id} (${where(e)}).${e.supersedes ? ` It supersedes ${e.supersedes}.` : ''}`;
+    : `${verb} ${e.id} (${where(e)}).${e.supersedes ? ' It replaces the entry named in supersedes, which now leaves default recall.' : ''}`;
   return { entry: e, deduplicated: r.deduplicated, ...p, text: withNotice(text, p.notice) };
 }
