@@ -1,5 +1,6 @@
 -- Appends an event to the org's hash-chained ledger: the head row is locked, so an org's events
 -- are numbered without gaps; each hash covers the previous hash and the event's canonical form.
+-- The agent's activity (events, first and last) is counted on the way (space view agents).
 CREATE OR REPLACE FUNCTION public.cairn_ledger_append(p_org uuid, p_agent text, p_op text, p_entry uuid, p_project text, p_sha text, p_reason text)
  RETURNS bigint
  LANGUAGE plpgsql
@@ -21,5 +22,8 @@ BEGIN
   INSERT INTO ledger (org_id, seq, at, agent, op, entry_id, project, content_sha256, reason, prev_hash, hash)
     VALUES (p_org, v_seq, v_at, p_agent, p_op, p_entry, p_project, p_sha, p_reason, v_prev, v_hash);
   UPDATE ledger_heads SET seq = v_seq, hash = v_hash WHERE org_id = p_org;
+  INSERT INTO agent_activity AS a (org_id, agent, events, first_at, last_at)
+    VALUES (p_org, p_agent, 1, v_at, v_at)
+    ON CONFLICT (org_id, agent) DO UPDATE SET events = a.events + 1, last_at = EXCLUDED.last_at;
   RETURN v_seq;
 END $function$;

@@ -1,6 +1,8 @@
 -- space: the caller's view of the org in the read scope (overview, or the ledger, projects,
 -- agents, a brief's candidates or one entry's history), its stored bytes read from the org's
--- usage row (not summed over every entry), and the plan's quotas and their use.
+-- usage row (not summed over every entry), and the plan's quotas and their use. Counts come from
+-- scope_counts and agent_activity, kept as rows change: no view reads more than the org's
+-- projects, agents and the page of events it returns.
 CREATE OR REPLACE FUNCTION public.cairn_space(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -11,13 +13,20 @@ DECLARE
   v_scope text := cairn_read_scope(p_args->>'scope', v_proj);
   v_view text := coalesce(p_args->>'view', 'overview');
   v_limit int := coalesce((p_args->>'limit')::int, 50);
+  v_from numeric := 0;
   v_quota jsonb;
   v_result jsonb;
 BEGIN
   IF v_view = 'ledger' THEN
+    -- since: from the first event at or after it (events are appended in time order), so that
+    -- the newest-first scan stops where the window starts
+    IF p_args ? 'since' THEN
+      SELECT coalesce(min(l.seq), 'infinity'::numeric) INTO v_from FROM (SELECT seq FROM ledger
+        WHERE org_id = v_org AND at >= (p_args->>'since')::timestamptz ORDER BY at LIMIT 1) l;
+    END IF;
     SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq DESC), '[]'::jsonb) INTO v_result
     FROM (SELECT * FROM ledger l
-      WHERE l.org_id = v_org
+      WHERE l.org_id = v_org AND l.seq >= v_from
         AND (NOT p_args ? 'entry_id' OR l.entry_id = (p_args->>'entry_id')::uuid)
         AND (NOT p_args ? 'agent' OR l.agent = p_args->>'agent')
         AND (NOT p_args ? 'since' OR l.at >= (p_args->>'since')::timestamptz)
@@ -25,11 +34,14 @@ BEGIN
     RETURN jsonb_build_object('events', v_result);
   ELSIF v_view = 'projects' THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('project', p.canonical, 'created_at', p.created_at,
-        'entries', (SELECT count(*) FROM entries e WHERE e.org_id = v_org AND e.project = p.canonical
-          AND cairn_in_scope(e.scope, e.project, e.agent, 'org', NULL, p_agent)
-          AND (e.expires_at IS NULL OR e.expires_at > now())))
-      ORDER BY p.canonical), '[]'::jsonb) INTO v_result
-    FROM projects p WHERE p.org_id = v_org;
+        'entries', coalesce(c.n, 0) - coalesce(x.n, 0)) ORDER BY p.canonical), '[]'::jsonb) INTO v_result
+    FROM projects p
+    LEFT JOIN (SELECT project_key, sum(n) AS n FROM scope_counts
+      WHERE org_id = v_org AND kind <> 'artifact' AND (scope <> 'agent' OR agent_key = p_agent)
+      GROUP BY project_key) c ON c.project_key = p.canonical
+    LEFT JOIN (SELECT e.project, count(*) AS n FROM cairn_expired(v_org, p_agent, 'org', NULL) e
+      GROUP BY e.project) x ON x.project = p.canonical
+    WHERE p.org_id = v_org;
     RETURN jsonb_build_object('projects', v_result);
   ELSIF v_view = 'brief' THEN
     RETURN jsonb_build_object('project', v_proj, 'candidates',
@@ -40,8 +52,7 @@ BEGIN
     SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
         'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)
       INTO v_result
-    FROM (SELECT agent, count(*) AS n, min(at) AS first_at, max(at) AS last_at
-      FROM ledger WHERE org_id = v_org GROUP BY agent) a;
+    FROM (SELECT agent, events AS n, first_at, last_at FROM agent_activity WHERE org_id = v_org) a;
     RETURN jsonb_build_object('agents', v_result);
   END IF;
   v_quota := cairn_usage_for(v_org, 0);
@@ -50,13 +61,15 @@ BEGIN
     'project', v_proj,
     'scope', v_scope,
     'counts', (SELECT coalesce(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) FROM (
-      SELECT e.kind, count(*) AS n FROM entries e
-      WHERE e.org_id = v_org AND cairn_in_scope(e.scope, e.project, e.agent, v_scope, v_proj, p_agent)
-        AND (e.expires_at IS NULL OR e.expires_at > now())
-      GROUP BY e.kind) k),
-    'artifacts', (SELECT jsonb_build_object('count', count(*), 'bytes', coalesce(sum(a.size), 0))
-      FROM artifacts a WHERE a.org_id = v_org
-        AND cairn_in_scope(a.scope, a.project, a.agent, v_scope, v_proj, p_agent)),
+      SELECT c.kind, sum(c.n) - coalesce(max(x.n), 0) AS n FROM scope_counts c
+      LEFT JOIN (SELECT e.kind, count(*) AS n FROM cairn_expired(v_org, p_agent, v_scope, v_proj) e
+        GROUP BY e.kind) x ON x.kind = c.kind
+      WHERE c.org_id = v_org AND c.kind <> 'artifact'
+        AND cairn_in_scope(c.scope, nullif(c.project_key, ''), c.agent_key, v_scope, v_proj, p_agent)
+      GROUP BY c.kind HAVING sum(c.n) - coalesce(max(x.n), 0) > 0) k),
+    'artifacts', (SELECT jsonb_build_object('count', coalesce(sum(c.n), 0), 'bytes', coalesce(sum(c.bytes), 0))
+      FROM scope_counts c WHERE c.org_id = v_org AND c.kind = 'artifact'
+        AND cairn_in_scope(c.scope, nullif(c.project_key, ''), c.agent_key, v_scope, v_proj, p_agent)),
     'stored_bytes', v_quota->'stored_bytes',
     'quota', v_quota,
     'recent', (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq DESC), '[]'::jsonb)

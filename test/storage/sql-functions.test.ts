@@ -194,6 +194,99 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     });
   });
 
+  describe('space counts', () => {
+    // what space reported before counts were kept: every entry and artifact read and counted
+    const recount = async (org: string, agent: string, scope: string, project: string | null) =>
+      (
+        await db.query(
+          `SELECT jsonb_build_object(
+             'counts', (SELECT coalesce(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) FROM (
+               SELECT e.kind, count(*) AS n FROM entries e
+               WHERE e.org_id = $1 AND cairn_in_scope(e.scope, e.project, e.agent, $3, $4, $2)
+                 AND (e.expires_at IS NULL OR e.expires_at > now()) GROUP BY e.kind) k),
+             'artifacts', (SELECT jsonb_build_object('count', count(*), 'bytes', coalesce(sum(a.size), 0))
+               FROM artifacts a WHERE a.org_id = $1 AND cairn_in_scope(a.scope, a.project, a.agent, $3, $4, $2)),
+             'projects', (SELECT coalesce(jsonb_agg(jsonb_build_object('project', p.canonical, 'created_at', p.created_at,
+               'entries', (SELECT count(*) FROM entries e WHERE e.org_id = $1 AND e.project = p.canonical
+                 AND cairn_in_scope(e.scope, e.project, e.agent, 'org', NULL, $2)
+                 AND (e.expires_at IS NULL OR e.expires_at > now()))) ORDER BY p.canonical), '[]'::jsonb)
+               FROM projects p WHERE p.org_id = $1),
+             'agents', (SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
+               'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)
+               FROM (SELECT agent, count(*) AS n, min(at) AS first_at, max(at) AS last_at
+                 FROM ledger WHERE org_id = $1 GROUP BY agent) a)) AS r`,
+          [org, agent, scope, project],
+        )
+      )[0]?.r as Record<string, unknown>;
+
+    it('are what reading every row would count, through writes, private rows, artifacts, expiry and forget', async () => {
+      await inTx(async (org) => {
+        const other = 'github.com/acme/other';
+        const ids: string[] = [];
+        for (let i = 0; i < 24; i++) {
+          const agent = ['a', 'b', 'c'][i % 3] as string;
+          const [kind, op] = [
+            ['memory', 'remember'],
+            ['observation', 'observe'],
+            ['decision', 'decide'],
+            ['note', 'note'],
+          ][i % 4] as [string, string];
+          const args = {
+            kind,
+            op,
+            id: uuidv7(),
+            content: `entry ${i}`,
+            rationale: 'why',
+            scope: (['org', 'project', 'agent'] as const)[i % 3],
+            ...(i % 5 === 0 ? { ttl_seconds: -1 } : {}),
+          };
+          const r = await callTool<{ entry: { id: string } }>(db, 'cairn_write', agent, i % 2 ? PROJECT : other, args);
+          ids.push(r.entry.id);
+        }
+        for (const [i, agent] of ['a', 'b'].entries()) {
+          const artifact = {
+            id: uuidv7(),
+            org_id: org,
+            name: `r${i}.txt`,
+            content_type: 'text/plain',
+            size: 100 + i,
+            sha256: 'x',
+            blob_key: `k${i}`,
+            scope: i ? 'agent' : 'project',
+          };
+          ids.push(
+            (await callTool<{ artifact: { id: string } }>(db, 'cairn_artifact_put', agent, PROJECT, artifact)).artifact
+              .id,
+          );
+        }
+        await callTool(db, 'cairn_forget', 'a', PROJECT, { ids: [ids[0], ids[3], ids[24]] });
+        for (const agent of ['a', 'b', 'c']) {
+          for (const [scope, project] of [
+            ['project', PROJECT],
+            ['org', PROJECT],
+            ['org', null],
+            ['agent', PROJECT],
+            ['agent', null],
+          ] as const) {
+            const space = await callTool<Record<string, unknown>>(db, 'cairn_space', agent, project, {
+              view: 'overview',
+              scope,
+            });
+            const want = await recount(org, agent, space.scope as string, space.project as string | null);
+            expect({ counts: space.counts, artifacts: space.artifacts }).toEqual({
+              counts: want.counts,
+              artifacts: want.artifacts,
+            });
+          }
+          const projects = await callTool<{ projects: unknown }>(db, 'cairn_space', agent, null, { view: 'projects' });
+          expect(projects.projects).toEqual((await recount(org, agent, 'org', null)).projects);
+        }
+        const agents = await callTool<{ agents: unknown }>(db, 'cairn_space', 'a', null, { view: 'agents' });
+        expect(agents.agents).toEqual((await recount(org, 'a', 'org', null)).agents);
+      });
+    });
+  });
+
   describe('cairn_meter', () => {
     const meter = (op: string) => one(`SELECT cairn_meter($1, 7) AS r`, [op]);
     const setOrg = (org: string, key = '') =>

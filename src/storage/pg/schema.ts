@@ -166,6 +166,10 @@ export const entries = pgTable(
     // a brief's sections: the newest current decisions, plans, observations of an org
     index('entries_org_kind_created_idx').on(t.orgId, t.kind, t.createdAt),
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
+    // entries whose time-to-live has run out, which space's counts leave out
+    index('entries_org_expires_idx')
+      .on(t.orgId, t.expiresAt)
+      .where(sql`expires_at IS NOT NULL`),
     // recall's neighbours: the entries written just before and after one, in its project
     index('entries_org_project_id_idx').on(t.orgId, t.projectKey, t.id),
   ],
@@ -256,7 +260,51 @@ export const ledger = pgTable(
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.seq] }), index('ledger_org_entry_idx').on(t.orgId, t.entryId)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.seq] }),
+    index('ledger_org_entry_idx').on(t.orgId, t.entryId),
+    // space ledger by agent, and since a time, without reading the whole ledger
+    index('ledger_org_agent_seq_idx').on(t.orgId, t.agent, t.seq),
+    index('ledger_org_at_idx').on(t.orgId, t.at),
+  ],
+);
+
+/**
+ * How many entries (per kind) and artifacts (kind 'artifact', with their bytes) an org holds in
+ * each scope, project and — for private ones — agent: kept by triggers as rows change, so `space`
+ * counts without reading the entries (sql/entries/cairn_scope_count.sql).
+ */
+export const scopeCounts = pgTable(
+  'scope_counts',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    scope: text('scope').notNull(),
+    /** The project, '' for none. */
+    projectKey: text('project_key').notNull(),
+    /** The agent of a private (`agent` scope) row, '' for shared ones. */
+    agentKey: text('agent_key').notNull(),
+    kind: text('kind').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.scope, t.projectKey, t.agentKey, t.kind] })],
+);
+
+/** Each agent's ledger events: how many, the first and the last; kept by the ledger append. */
+export const agentActivity = pgTable(
+  'agent_activity',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    agent: text('agent').notNull(),
+    events: bigint('events', { mode: 'number' }).notNull(),
+    firstAt: at('first_at').notNull(),
+    lastAt: at('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.agent] })],
 );
 
 /** The head of each org's ledger chain; its row lock serialises appends per org. */
