@@ -1,6 +1,6 @@
 /**
- * The `cairn` command. serve | migrate | org create NAME | org list | key create --org ID [--name N]
- * | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
+ * The `cairn` command. serve [--workers N] | migrate | org create NAME | org list | key create --org ID
+ * [--name N] | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
  * | plan set|list | org plan | org usage. `--json`
  * prints one JSON object.
  * Operator commands open the database directly (the embedded one only while no server holds it).
@@ -10,11 +10,14 @@ import { adminActions } from './admin';
 import { parseConfig } from './config';
 import { planInput } from './domain/limits';
 import { createEmbedder } from './embeddings/index';
-import { openStoreFor, startServer } from './node';
+import { openStoreFor } from './node';
+import { serve } from './serve';
 import { createFsBlobStore } from './storage/blobs/fs';
 
 const USAGE = `usage: cairn <command>
-  serve                              start the server (embedded database unless DATABASE_URL is set)
+  serve [--workers N]                start the server (embedded database unless DATABASE_URL is set);
+                                     on Postgres N processes serve the port (default: CAIRN_WORKERS,
+                                     else one per core); the embedded database, by one process
   migrate                            apply database migrations and exit
   org create NAME [--json]           create an org and print its first API key (shown once)
   org list [--json]
@@ -72,32 +75,14 @@ function need(flags: Args['flags'], name: string): string {
   return v;
 }
 
-async function serveCommand() {
-  const server = await startServer(process.env);
-  const orgs = await server.store.admin.listOrgs();
-  console.log(`Cairn ${server.config.version} is serving MCP at ${server.url}/mcp`);
-  console.log(
-    `Database: ${server.config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded, in ${server.config.dataDir}/db`}`,
-  );
-  if (orgs.length === 0) {
-    const created = await adminActions(server.store, 'first-start').createOrg('default');
-    console.log(`\nFirst start: created org "default" (${created.org.id}) and its first API key.`);
-    console.log(
-      `API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`,
-    );
-    console.log(
-      'Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).',
-    );
-    console.log(
-      `Dashboard: ${server.url}/dashboard (keys, memory, ledger); an account for this org: npx cairn user create --org ${created.org.id} --email you@example.com (with the server stopped on the embedded database)`,
-    );
+/** `serve [--workers N]`: the flag wins over CAIRN_WORKERS. */
+function serveCommand(args: Args): Promise<void> {
+  const workers = args.flags.workers;
+  if (workers === undefined) return serve(process.env);
+  if (typeof workers !== 'string' || !/^[1-9]\d*$/.test(workers)) {
+    throw new Error(`--workers: a whole number, at least 1\n${USAGE}`);
   }
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  return serve({ ...process.env, CAIRN_WORKERS: workers });
 }
 
 async function operatorCommand(args: Args): Promise<unknown> {
@@ -229,7 +214,7 @@ async function main() {
     console.log(USAGE);
     return;
   }
-  if (command === 'serve') return serveCommand();
+  if (command === 'serve') return serveCommand(args);
   const result = await operatorCommand(args);
   if (args.flags.json) console.log(JSON.stringify(result));
   else printHuman(result);

@@ -7,6 +7,11 @@
  * DATABASE_URL            Postgres URL; when absent the embedded database (PGlite) is used
  * CAIRN_DATA_DIR          where the embedded database and artifact bytes live (default ./.cairn)
  * CAIRN_DB_ROLE           role the service runs as, bound by row-level security (default cairn_app; empty: the connecting role)
+ * CAIRN_WORKERS           `cairn serve` on Postgres: processes serving the port (default: the machine's cores,
+ *                         os.availableParallelism()); the embedded database is served by one process, and more
+ *                         than 1 there is refused (docs/design.md, "All cores")
+ * CAIRN_DB_POOL_SIZE      Postgres connections the server keeps, shared among its workers: each worker's pool is
+ *                         this divided by the workers, rounded up (default 10)
  * CAIRN_ADMIN_TOKEN       enables /admin with `Authorization: Bearer <token>` (at least 16 characters)
  * CAIRN_ALLOWED_ORIGINS   comma-separated browser origins allowed to call /mcp (default: none)
  * CAIRN_ALLOWED_HOSTS     comma-separated Host names accepted (default: localhost names when HOST is
@@ -62,6 +67,8 @@ const schema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$|^$/)
     .default('cairn_app'),
+  CAIRN_WORKERS: z.coerce.number().int().min(1).max(1024).optional(),
+  CAIRN_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   CAIRN_ADMIN_TOKEN: z.string().min(16, 'CAIRN_ADMIN_TOKEN must be at least 16 characters').optional(),
   CAIRN_ALLOWED_ORIGINS: list,
   CAIRN_ALLOWED_HOSTS: list,
@@ -111,6 +118,10 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   dbRole: string;
+  /** Processes `cairn serve` runs, as configured (undefined: the default, see src/serve.ts). */
+  workers: number | undefined;
+  /** Postgres connections of the whole server, shared among its workers. */
+  dbPoolSize: number;
   adminToken: string | undefined;
   allowedOrigins: string[];
   /** null: any Host is accepted. */
@@ -158,6 +169,8 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     databaseUrl: c.DATABASE_URL,
     dataDir: c.CAIRN_DATA_DIR,
     dbRole: c.CAIRN_DB_ROLE,
+    workers: c.CAIRN_WORKERS,
+    dbPoolSize: c.CAIRN_DB_POOL_SIZE,
     adminToken: c.CAIRN_ADMIN_TOKEN,
     allowedOrigins: c.CAIRN_ALLOWED_ORIGINS,
     allowedHosts,

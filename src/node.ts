@@ -1,4 +1,5 @@
 /** The Node entry: builds Deps (PGlite or Postgres, filesystem blobs) and serves the app. */
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { type HttpBindings, serve } from '@hono/node-server';
 import { createApp } from './app';
@@ -9,14 +10,27 @@ import { nodeMetadataFetch } from './oauth/fetch-node';
 import { createFsBlobStore } from './storage/blobs/fs';
 import { openStore } from './storage/pg/client';
 
-/** Opens the configured database; with semantic recall configured, sets up its vector store. */
-export function openStoreFor(config: Config): Promise<Store> {
+/** How long stopping waits for requests in flight before it closes their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Opens the configured database; with semantic recall configured, sets up its vector store.
+ * `poolSize`: this process's Postgres connections (default: the whole CAIRN_DB_POOL_SIZE).
+ */
+export function openStoreFor(config: Config, poolSize = config.dbPoolSize): Promise<Store> {
   return openStore({
     databaseUrl: config.databaseUrl,
     dataDir: join(config.dataDir, 'db'),
     role: config.dbRole,
+    poolSize,
     vectors: vectorSpace(config.embeddings),
   });
+}
+
+/** Where clients reach a server listening on `port`: CAIRN_BASE_URL, else http://HOST:port. */
+export function serverUrl(config: Config, port: number): string {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return config.publicUrl ?? `http://${host}:${port}`;
 }
 
 export interface RunningServer {
@@ -24,17 +38,26 @@ export interface RunningServer {
   port: number;
   config: Config;
   store: Store;
+  /**
+   * Stops accepting connections, lets the requests in flight finish (closing their connections
+   * after CLOSE_GRACE_MS if they have not), then closes the database.
+   */
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** This process's Postgres connections (a worker's share); default CAIRN_DB_POOL_SIZE. */
+  poolSize?: number;
+}
+
 /** Starts the HTTP server; `env` is process.env or a test's own record. */
-export async function startServer(env: Record<string, string | undefined>): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string | undefined>,
+  opts: StartOptions = {},
+): Promise<RunningServer> {
   const config = parseConfig(env);
   const embedder = createEmbedder(config.embeddings);
-  const store = await openStoreFor(config);
-  if (embedder && store.vectorsUnavailable) {
-    console.error(`[cairn] semantic recall is off: ${store.vectorsUnavailable}; recall is lexical`);
-  }
+  const store = await openStoreFor(config, opts.poolSize);
   const blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
   const app = createApp({
     config,
@@ -44,20 +67,25 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     fetchMetadata: nodeMetadataFetch,
     clientAddress: (c) => (c.env as HttpBindings | undefined)?.incoming?.socket?.remoteAddress,
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
-    url: env.CAIRN_BASE_URL ?? `http://${host}:${port}`,
+    url: serverUrl(config, port),
     port,
     config,
     store,
     close() {
-      closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => store.close());
+      closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }).then(() => store.close());
       return closing;
     },
   };

@@ -9,6 +9,7 @@ import { startServer } from '../src/node';
 import { readFunctionFiles, readMigrations } from '../src/storage/pg/migrate';
 import { BrowserLike } from './helpers/browser-like';
 import { connect } from './helpers/clients';
+import { cairnChildren } from './helpers/processes';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'cairn.js');
 const run = promisify(execFile);
@@ -137,7 +138,7 @@ describe('cairn CLI on the embedded database', () => {
   it('serve prints the endpoint and, on first start, a key that works; the database is locked meanwhile', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'cairn-serve-'));
     const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
-      env: { ...process.env, CAIRN_DATA_DIR: fresh, PORT: '0', DATABASE_URL: '' },
+      env: { ...process.env, CAIRN_DATA_DIR: fresh, PORT: '0', DATABASE_URL: '', CAIRN_WORKERS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -156,6 +157,8 @@ describe('cairn CLI on the embedded database', () => {
         child.on('exit', (code) => reject(new Error(`serve exited ${code}:\n${out}`)));
       });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      // the embedded database is served by this one process (docs/design.md, "All cores")
+      if (process.platform === 'linux') expect(cairnChildren(child.pid as number)).toEqual([]);
       const s = await connect('v2', url, { key, agent: 'first' });
       const o = await s.call('space');
       expect(o.structured.org).toMatchObject({ name: 'default' });
@@ -168,8 +171,9 @@ describe('cairn CLI on the embedded database', () => {
         stderr: expect.stringMatching(/in use by process/),
       });
     } finally {
+      const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      expect(await exited).toEqual({ code: 0, signal: null }); // a graceful stop
       await rm(fresh, { recursive: true, force: true });
     }
   }, 60_000);
