@@ -212,6 +212,11 @@ export interface Store {
   vectorsUnavailable?: string;
   /** What opening the store migrated: versioned migrations (tags) and function files (paths). */
   migrated?: { migrations: string[]; functions: string[] };
+  /**
+   * Where the service keeps its own database (Node): VACUUM (ANALYZE) of the tables that grew
+   * since their last one, now; says which. It also runs on a timer.
+   */
+  maintain?: () => Promise<string[]>;
 }
 
 export interface FailureCount {

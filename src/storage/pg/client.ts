@@ -10,11 +10,13 @@ import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
+import { scheduleMaintenance } from './maintain';
 import { type MigrationClient, type MigrationReport, migrate } from './migrate';
 import { createPgStore } from './store';
 
 export const APP_ROLE = 'cairn_app';
 const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
+const MAINTENANCE_LOCK = 7_266_248; // pg_try_advisory_lock key: one process keeps the database at a time
 
 export interface DatabaseOptions {
   /** Postgres URL; when absent the embedded database is used. */
@@ -27,6 +29,8 @@ export interface DatabaseOptions {
   poolSize?: number | undefined;
   /** Semantic recall: set up the vector store for this model (see cairn_vectors_setup). */
   vectors?: { model: string; dimensions: number } | undefined;
+  /** How often the service looks for tables to VACUUM and ANALYZE (./maintain); 0: never. Default 60. */
+  maintenanceSeconds?: number | undefined;
 }
 
 type Query = (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -70,14 +74,24 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
   const vectorsUnavailable = await setupVectors((text, params) => client.query(text, params), opts);
   const role = opts.role ?? APP_ROLE;
   if (role) await client.exec(`SET ROLE ${quoteIdent(role)}`);
+  // the service's role may VACUUM here (MAINTAIN, drizzle/0015); PGlite runs one statement at a time
+  const upkeep = scheduleMaintenance(
+    async () => ({
+      query: async (text) => (await client.query<Record<string, unknown>>(text)).rows,
+      release: async () => {},
+    }),
+    opts.maintenanceSeconds ?? 60,
+  );
   const store = createPgStore(
     (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
     async () => {
+      upkeep.stop();
+      await upkeep.run().catch(() => []);
       await client.close();
       unlock();
     },
   );
-  return withSetup(store, { applied, vectorsUnavailable });
+  return withSetup({ ...store, maintain: upkeep.run }, { applied, vectorsUnavailable });
 }
 
 /**
@@ -162,11 +176,28 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
   });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
   const db = drizzlePg({ client: pool });
+  // upkeep over the connecting role (it owns the tables), by one process at a time
+  const upkeep = scheduleMaintenance(async () => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const locked = await client.query('SELECT pg_try_advisory_lock($1) AS ok', [MAINTENANCE_LOCK]);
+    if (!locked.rows[0]?.ok) {
+      await client.end();
+      return null;
+    }
+    return {
+      query: async (text) => (await client.query(text)).rows,
+      release: () => client.end(),
+    };
+  }, opts.maintenanceSeconds ?? 60);
   const store = createPgStore(
     (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
-    () => pool.end(),
+    async () => {
+      upkeep.stop();
+      await pool.end();
+    },
   );
-  return withSetup(store, migrated);
+  return withSetup({ ...store, maintain: upkeep.run }, migrated);
 }
 
 function quoteIdent(name: string): string {

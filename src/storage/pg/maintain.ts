@@ -1,0 +1,66 @@
+/**
+ * The database keeps itself where nothing else does. PGlite has no autovacuum, and a Postgres
+ * server may run without it: planner statistics then describe the tables as they were when small,
+ * plans chosen for them stay, and dead rows are never reclaimed. Every `everySeconds` (off the
+ * request path: a timer, one run at a time) the service asks which tables grew by a fifth since
+ * their last VACUUM or ANALYZE (sql/admin/cairn_maintenance_due.sql) and runs `VACUUM (ANALYZE)`
+ * on those alone, smallest first. New statistics make Postgres plan the service's statements
+ * again. Where autovacuum keeps up, nothing is ever due.
+ */
+
+/** One connection able to VACUUM: a query, and a way to end it if it was opened for the run. */
+export interface MaintenanceConnection {
+  query(text: string): Promise<Record<string, unknown>[]>;
+  release(): Promise<void>;
+}
+
+export interface Maintenance {
+  /** Runs once now (the timer's runs and this one never overlap); says which tables it did. */
+  run(): Promise<string[]>;
+  stop(): void;
+}
+
+/** VACUUM (ANALYZE) on each table that is due; `connect` gives a connection, or null to skip this run. */
+export async function maintainOnce(connect: () => Promise<MaintenanceConnection | null>): Promise<string[]> {
+  const conn = await connect();
+  if (!conn) return [];
+  try {
+    const due = await conn.query('SELECT relname FROM cairn_maintenance_due()');
+    const done: string[] = [];
+    for (const { relname } of due) {
+      await conn.query(`VACUUM (ANALYZE) "${String(relname).replace(/"/g, '""')}"`);
+      done.push(String(relname));
+    }
+    return done;
+  } finally {
+    await conn.release();
+  }
+}
+
+export function scheduleMaintenance(
+  connect: () => Promise<MaintenanceConnection | null>,
+  everySeconds: number,
+  log: (message: string) => void = (m) => console.error(`[cairn] ${m}`),
+): Maintenance {
+  let running: Promise<string[]> | undefined;
+  let stopped = false;
+  const run = () => {
+    running ??= maintainOnce(connect).finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  const tick = () => {
+    if (stopped) return;
+    run().catch((err) => log(`database upkeep failed: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  const timer = everySeconds > 0 ? setInterval(tick, everySeconds * 1000) : undefined;
+  timer?.unref();
+  return {
+    run,
+    stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The database keeps itself (src/storage/pg/maintain.ts): tables that grew get VACUUM (ANALYZE)
+ * from the service — planner statistics gathered, dead rows reclaimed — and nothing more, on
+ * PGlite (which has no autovacuum) and on the Postgres server (which runs here without it).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminActions } from '../../src/admin';
+import { sha256Hex } from '../../src/domain/crypto';
+import { uuidv7 } from '../../src/domain/ids';
+import type { Store } from '../../src/domain/ports';
+import { openStore } from '../../src/storage/pg/client';
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
+
+describe.each(['pglite', 'postgres'] as const)('database upkeep on %s', (kind) => {
+  let store: Store;
+  let pgdb: TestDatabase | undefined;
+  let keyHash: string;
+
+  beforeAll(async () => {
+    pgdb = kind === 'postgres' ? await createTestDatabase() : undefined;
+    store = await openStore(
+      pgdb ? { databaseUrl: pgdb.url, maintenanceSeconds: 0 } : { dataDir: 'memory://', maintenanceSeconds: 0 },
+    );
+    const { key } = await adminActions(store, 'test').createOrg('upkeep');
+    keyHash = await sha256Hex(key.secret);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await pgdb?.drop();
+  });
+
+  /** What the planner believes of entries (Postgres: read as superuser): rows as the last VACUUM or ANALYZE saw them. */
+  async function believedRows(): Promise<number | undefined> {
+    if (!pgdb) return undefined;
+    const rows = await pgdb.query(`SELECT reltuples FROM pg_class WHERE relname = 'entries'`);
+    return Number(rows[0]?.reltuples);
+  }
+
+  it('vacuums and analyzes the tables that grew, then nothing until they grow again', async () => {
+    const who = { keyHash, agent: 'a', project: null };
+    for (let i = 0; i < 400; i++) {
+      await store.call('write', who, {
+        id: uuidv7(),
+        kind: 'memory',
+        op: 'remember',
+        default_scope: null,
+        dedup: false,
+        content: `entry ${i}: the deploy of service ${i % 17} needs flag ${i % 5} and a migration`,
+      });
+    }
+    const done = await store.maintain?.();
+    expect(done).toEqual(expect.arrayContaining(['entries', 'postings', 'ledger', 'term_stats']));
+    if (pgdb) expect(await believedRows()).toBe(400);
+    expect(await store.maintain?.()).toEqual([]);
+    // a fifth more rows: due again
+    for (let i = 0; i < 200; i++) {
+      await store.call('write', who, {
+        id: uuidv7(),
+        kind: 'memory',
+        op: 'remember',
+        default_scope: null,
+        dedup: false,
+        content: `later entry ${i} about the cache of service ${i % 13} ${'and more words '.repeat(8)}`,
+      });
+    }
+    expect(await store.maintain?.()).toContain('entries');
+    if (pgdb) expect(await believedRows()).toBe(600);
+  });
+});
