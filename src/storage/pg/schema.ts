@@ -167,9 +167,7 @@ export const entries = pgTable(
     index('entries_org_kind_created_idx').on(t.orgId, t.kind, t.createdAt),
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
     // entries whose time-to-live has run out, which space's counts leave out
-    index('entries_org_expires_idx')
-      .on(t.orgId, t.expiresAt)
-      .where(sql`expires_at IS NOT NULL`),
+    index('entries_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`expires_at IS NOT NULL`),
     // recall's neighbours: the entries written just before and after one, in its project
     index('entries_org_project_id_idx').on(t.orgId, t.projectKey, t.id),
   ],
