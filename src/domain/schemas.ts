@@ -58,11 +58,15 @@ function jsonHasNul(v: unknown, depth = 0): boolean {
 
 export const metadata = z
   .record(z.string(), z.unknown())
+  // depth first, and nothing after it fails: JSON.stringify of a deeper object could overflow the stack
+  .refine((m) => !jsonHasNul(m), {
+    message: 'must not contain NUL characters, unpaired surrogates or nesting deeper than 32',
+    abort: true,
+  })
   .refine(
     (m) => new TextEncoder().encode(JSON.stringify(m)).length <= MAX_METADATA_BYTES,
     `must be at most ${MAX_METADATA_BYTES} bytes as JSON`,
   )
-  .refine((m) => !jsonHasNul(m), 'must not contain NUL characters, unpaired surrogates or nesting deeper than 32')
   .describe('Any JSON, up to 4 KiB.');
 
 export const project = z.string().max(1024, 'must be at most 1024 characters').describe('Git remote URL or repo path.');

@@ -6,6 +6,9 @@ export async function readLimited(request: Request, maxBytes: number): Promise<U
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge();
   try {
+    // a declared length within the limit bounds what can arrive: read it whole, without a stream
+    // (on Node the server reads it straight from the socket)
+    if (Number.isInteger(declared) && declared >= 0) return new Uint8Array(await request.arrayBuffer());
     return await readCapped(request.body, maxBytes, tooLarge);
   } catch (err) {
     if (err instanceof LimitExceeded) throw err;

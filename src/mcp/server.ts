@@ -38,6 +38,8 @@ interface ServeOptions {
   maxArtifactBytes: number;
   maxBodyBytes: number;
   log: (message: string, err?: unknown) => void;
+  /** Answer every request through the SDK, plain ones included (tests compare the two). */
+  sdkOnly?: boolean;
 }
 
 interface BadField {
@@ -63,6 +65,14 @@ function invalidResult(fields: BadField[], structured: boolean) {
   };
 }
 
+/** A tool call's result: its arguments checked, then the tool run (`modern`: 2026-07-28). */
+async function callTool(tool: Tool, args: unknown, opts: ServeOptions, exchange: Exchange, modern: boolean) {
+  const parsed = tool.input.safeParse(args ?? {});
+  return parsed.success
+    ? await runTool(tool, parsed.data, opts, exchange, modern)
+    : invalidResult(badFields(parsed.error), modern);
+}
+
 /** `modern`: the exchange speaks 2026-07-28 (structured content on argument errors). */
 function buildServer(opts: ServeOptions, exchange: Exchange, modern: boolean): Server {
   const server = new Server(
@@ -78,13 +88,37 @@ function buildServer(opts: ServeOptions, exchange: Exchange, modern: boolean): S
         `Unknown tool "${request.params.name}"; call tools/list for the ten tools`,
       );
     }
-    const parsed = entry.tool.input.safeParse(request.params.arguments ?? {});
-    const result = parsed.success
-      ? await runTool(entry.tool, parsed.data, opts, exchange, modern)
-      : invalidResult(badFields(parsed.error), modern);
+    const result = await callTool(entry.tool, request.params.arguments, opts, exchange, modern);
     return server.projectCallToolResult(result as never, entry.outputSchema as never);
   });
   return server;
+}
+
+/** The 2025 revisions, whose stateless exchanges answer a plain request with one JSON body. */
+const REVISIONS_2025 = new Set(['2025-03-26', '2025-06-18', '2025-11-25']);
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A well-formed `tools/list` or `tools/call` of a known tool, on a 2025 revision, with the headers
+ * Streamable HTTP asks for: what a client sends on every call of a session. It is answered here,
+ * exactly as the SDK's stateless transport would answer it (test/e2e/protocol.test.ts compares the
+ * two), without building a server and a transport for one request; anything else goes to the SDK.
+ */
+function plainRequest(request: Request, body: unknown) {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0') return undefined;
+  const { id, method, params } = body;
+  if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return undefined;
+  if (params !== undefined && !isPlainObject(params)) return undefined;
+  if (!REVISIONS_2025.has(request.headers.get('mcp-protocol-version') ?? '')) return undefined;
+  const accept = request.headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  if (method === 'tools/list') return { id, tool: undefined };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+  if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
+  const entry = toolListing().byName.get(params.name);
+  return entry ? { id, tool: entry.tool, args: params.arguments } : undefined;
 }
 
 async function runTool(
@@ -153,6 +187,22 @@ export function createMcpEndpoint(opts: ServeOptions) {
       scopes: [],
       extra: { exchange },
     };
+    const plain = opts.sdkOnly ? undefined : plainRequest(request, body);
+    if (plain) {
+      let message: object;
+      try {
+        const result = plain.tool
+          ? await callTool(plain.tool, plain.args, opts, exchange, false)
+          : { tools: toolListing().tools };
+        message = { result, jsonrpc: '2.0', id: plain.id };
+      } catch (err) {
+        // what the SDK answers when a handler throws: an internal error, in a 200 exchange
+        opts.log('tool call failed', err);
+        const text = err instanceof Error ? err.message : String(err);
+        message = { jsonrpc: '2.0', id: plain.id, error: { code: ProtocolErrorCode.InternalError, message: text } };
+      }
+      return new Response(JSON.stringify(message), { headers: { 'content-type': 'application/json' } });
+    }
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: opts.maxBodyBytes }))) {
       return modern.fetch(request, { authInfo, parsedBody: body });
     }

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
 import { scheduleMaintenance } from './maintain';
@@ -15,6 +15,7 @@ import { type MigrationClient, type MigrationReport, migrate } from './migrate';
 import { createPgStore } from './store';
 
 export const APP_ROLE = 'cairn_app';
+const dialect = new PgDialect();
 const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
 const MAINTENANCE_LOCK = 7_266_248; // pg_try_advisory_lock key: one process keeps the database at a time
 
@@ -61,16 +62,12 @@ export async function openStore(opts: DatabaseOptions): Promise<Store> {
 
 /** The embedded database, loaded only when used (a server on Postgres never pays for it). */
 async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store> {
-  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-  ]);
+  const { PGlite } = await import('@electric-sql/pglite');
   // pgvector is loaded only for semantic recall: it costs start-up time and memory
   const vector = opts.vectors ? (await import('@electric-sql/pglite-pgvector')).vector : undefined;
   const unlock = dataDir.startsWith('memory://') ? () => {} : lockDataDir(dataDir);
   const client = await PGlite.create(dataDir, vector ? { extensions: { vector } } : {});
   const applied = await migrate(pgliteMigrationClient(client));
-  const db = drizzlePglite({ client });
   const vectorsUnavailable = await setupVectors((text, params) => client.query(text, params), opts);
   const role = opts.role ?? APP_ROLE;
   if (role) await client.exec(`SET ROLE ${quoteIdent(role)}`);
@@ -83,10 +80,12 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
     opts.maintenanceSeconds ?? 60,
   );
   const store = createPgStore(
-    (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
+    (q) => {
+      const { sql: text, params } = dialect.sqlToQuery(q);
+      return client.query<Record<string, unknown>>(text, params);
+    },
     async () => {
-      upkeep.stop();
-      await upkeep.run().catch(() => []);
+      await upkeep.stop();
       await client.close();
       unlock();
     },
@@ -175,7 +174,17 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
     ...(role ? { options: `-c role=${role}` } : {}),
   });
   pool.on('error', () => {}); // an idle client's error is reported on its next use
-  const db = drizzlePg({ client: pool });
+  // statements go straight to the pool, each prepared once per connection under a name of its text
+  // (drizzle only renders them): a tool call is one short statement, so what surrounds it counts
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name && names.size < 1000) {
+      name = `cairn_${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
   // upkeep over the connecting role (it owns the tables), by one process at a time
   const upkeep = scheduleMaintenance(async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -191,9 +200,12 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
     };
   }, opts.maintenanceSeconds ?? 60);
   const store = createPgStore(
-    (q) => db.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
+    (q) => {
+      const { sql: text, params } = dialect.sqlToQuery(q);
+      return pool.query({ name: nameOf(text), text, values: params });
+    },
     async () => {
-      upkeep.stop();
+      await upkeep.stop();
       await pool.end();
     },
   );

@@ -17,7 +17,8 @@ export interface MaintenanceConnection {
 export interface Maintenance {
   /** Runs once now (the timer's runs and this one never overlap); says which tables it did. */
   run(): Promise<string[]>;
-  stop(): void;
+  /** No more runs; resolves when one under way has finished. */
+  stop(): Promise<void>;
 }
 
 /** VACUUM (ANALYZE) on each table that is due; `connect` gives a connection, or null to skip this run. */
@@ -58,9 +59,10 @@ export function scheduleMaintenance(
   timer?.unref();
   return {
     run,
-    stop() {
+    async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      await running?.catch(() => []);
     },
   };
 }
