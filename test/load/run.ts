@@ -34,6 +34,8 @@ export interface LoadResult {
   /** Acknowledged writes that recall did not find afterwards: must be none. */
   missing: string[];
   ledgers: { org: string; ok: boolean; events: number; expected: number; broken_at: number | null }[];
+  /** Latency minute by minute of the load (the last one may be partial): does it hold as the data grows? */
+  minutes: { minute: number; requests: number; p50: number; p95: number; recall_p95: number }[];
 }
 
 interface Ack {
@@ -49,6 +51,10 @@ function percentile(sorted: number[], p: number): number {
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const acks: Ack[] = [];
   const latencies: number[] = [];
+  const start = performance.now();
+  /** Each call of the load: when it started (ms from the start), what it took, which tool. */
+  const samples: { at: number; ms: number; tool: string }[] = [];
+  let loading = true;
   const errors: LoadResult['errors'] = [];
   const counts = { writes: 0, recalls: 0, artifacts: 0, limited: 0 };
   const writesPerOrg = o.orgs.map(() => 0);
@@ -68,6 +74,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     });
     const text = await res.text();
     latencies.push(performance.now() - t0);
+    if (loading) samples.push({ at: t0 - start, ms: performance.now() - t0, tool: name });
     if (res.status === 429) {
       counts.limited++;
       return null;
@@ -117,6 +124,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       }
     }),
   );
+  loading = false;
   const sorted = [...latencies].sort((x, y) => x - y);
   await o.beforeChecks?.();
 
@@ -161,5 +169,16 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     errors,
     missing,
     ledgers,
+    minutes: [...Map.groupBy(samples, (s) => Math.floor(s.at / 60_000))].map(([minute, ss]) => {
+      const ms = ss.map((s) => s.ms).sort((x, y) => x - y);
+      const recalls = ss.filter((s) => s.tool === 'recall').map((s) => s.ms).sort((x, y) => x - y);
+      return {
+        minute: minute + 1,
+        requests: ss.length,
+        p50: r(percentile(ms, 50)),
+        p95: r(percentile(ms, 95)),
+        recall_p95: r(percentile(recalls, 95)),
+      };
+    }),
   };
 }
