@@ -40,7 +40,10 @@ async function startServe(env: Record<string, string>, args: string[] = []): Pro
   child.stdout?.on('data', (d) => (out += String(d)));
   child.stderr?.on('data', (d) => (out += String(d)));
   const found = await new Promise<{ url: string; key: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed:\n${out}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // its workers follow: they exit when the primary's channel closes
+      reject(new Error(`serve printed in 20 s:\n${out}`));
+    }, 20_000);
     const look = () => {
       const url = /serving MCP at (\S+)\/mcp/.exec(out)?.[1];
       const key = /\b(svc_[0-9A-Za-z]{40})\b/.exec(out)?.[1];
@@ -157,7 +160,7 @@ describe.skipIf(process.platform !== 'linux')('cairn serve --workers on Postgres
   it('replaces a worker that dies; the new one serves', async () => {
     const [victim, other] = cairnChildren(s.child.pid as number) as [number, number];
     process.kill(victim, 'SIGKILL');
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     let now = cairnChildren(s.child.pid as number);
     while (Date.now() < deadline && (now.length < 2 || now.includes(victim))) {
       await new Promise((r) => setTimeout(r, 100));
@@ -222,15 +225,11 @@ describe('cairn serve --workers on the embedded database', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'cairn-workers-embedded-'));
     try {
       const env = { ...process.env, DATABASE_URL: '', CAIRN_DATA_DIR: dataDir, PORT: '0', CAIRN_WORKERS: '' };
-      // each is refused before the database is opened
+      // refused before the database is opened (CAIRN_WORKERS alone: 'how many processes serve' above)
       await Promise.all([
         expect(run(process.execPath, [BIN, 'serve', '--workers', '2'], { env })).rejects.toMatchObject({
           code: 1,
           stderr: expect.stringMatching(/--workers 2 \(CAIRN_WORKERS\) needs a Postgres server \(DATABASE_URL\)/),
-        }),
-        expect(run(process.execPath, [BIN, 'serve'], { env: { ...env, CAIRN_WORKERS: '3' } })).rejects.toMatchObject({
-          code: 1,
-          stderr: expect.stringMatching(/--workers 3 \(CAIRN_WORKERS\) needs/),
         }),
         expect(run(process.execPath, [BIN, 'serve', '--workers', 'all'], { env })).rejects.toMatchObject({
           code: 1,
