@@ -171,7 +171,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     ledgers,
     minutes: [...Map.groupBy(samples, (s) => Math.floor(s.at / 60_000))].map(([minute, ss]) => {
       const ms = ss.map((s) => s.ms).sort((x, y) => x - y);
-      const recalls = ss.filter((s) => s.tool === 'recall').map((s) => s.ms).sort((x, y) => x - y);
+      const recalls = ss
+        .filter((s) => s.tool === 'recall')
+        .map((s) => s.ms)
+        .sort((x, y) => x - y);
       return {
         minute: minute + 1,
         requests: ss.length,
