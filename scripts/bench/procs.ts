@@ -3,7 +3,7 @@
  * server started as `npm start` starts it, the floor, and (on Postgres) the backends serving
  * each, told apart by application_name (node-postgres takes it from PGAPPNAME).
  */
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, execSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -183,8 +183,9 @@ export function startFloor(p: Prepared, port: number): Promise<Running> {
 /** Whether the test runner runs on this machine (other engineers' tests share the 2 cores). */
 export function testsRunning(): boolean {
   try {
+    // no shell: `sh -c "pgrep -f vitest"` finds its own shell, whose command line names vitest
     return (
-      execSync('pgrep -f vitest', { stdio: ['ignore', 'pipe', 'ignore'] })
+      execFileSync('pgrep', ['-f', 'vitest'], { stdio: ['ignore', 'pipe', 'ignore'] })
         .toString()
         .trim() !== ''
     );
