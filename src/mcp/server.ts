@@ -103,7 +103,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * A well-formed `tools/list` or `tools/call` of a known tool, on a 2025 revision, with the headers
  * Streamable HTTP asks for: what a client sends on every call of a session. It is answered here,
- * exactly as the SDK's stateless transport would answer it (test/e2e/protocol.test.ts compares the
+ * exactly as the SDK's stateless transport would answer it (test/mcp/plain-requests.test.ts compares the
  * two), without building a server and a transport for one request; anything else goes to the SDK.
  */
 function plainRequest(request: Request, body: unknown) {
