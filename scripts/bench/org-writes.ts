@@ -1,16 +1,16 @@
 /**
- * The most writes per second one org sustains, and the time its writes wait on row locks. All
- * writes of an org append to its ledger, whose head row (ledger_heads) each write locks from its
- * append to its commit; cairn_meter then locks the org's usage row (org_usage) and its day row
- * (usage_days) until the same commit. Closed-loop clients write (remember, observe, decide and
- * note in turn, all new content) at each concurrency for SECONDS.
+ * The most writes per second one org sustains, and the time its writes wait on row locks. Every
+ * write of an org locks, each until its commit: the org's entry_stats row (the recall statistics
+ * trigger, first), its ledger head (ledger_heads, the hash chain's append), then its usage rows
+ * (org_usage, usage_days: cairn_meter and the bytes trigger). Closed-loop clients write
+ * (remember, observe, decide and note in turn, all new content) at each concurrency for SECONDS.
  *
  * The lock wait is sampled, not timed: every 20 ms, pg_stat_activity lists the server's backends
- * and pg_locks says which relation's row each waiting one queues for (a backend waiting for a row
- * holds or awaits the heavyweight `tuple` lock of that row, on its relation). The mean number
- * waiting on a relation, times the wall time, divided by the writes, is the mean wait per write;
- * its share of the active backends' time is the share lost to that lock. Embedded there is one
- * connection and so no row lock: calls queue inside the process instead.
+ * and one snapshot of pg_locks says which of them wait for a lock and on which relation's row (a
+ * backend waiting for a row holds or awaits the heavyweight `tuple` lock of that row). The mean
+ * number waiting on a relation, times the wall time, divided by the writes, is the mean wait per
+ * write; its share of the active backends' time is the share lost to that lock. Embedded there is
+ * one connection and so no row lock: calls queue inside the process instead.
  */
 import pg from 'pg';
 import type { Op, Rpc } from './calls';
@@ -36,12 +36,18 @@ export interface OrgWrites {
   waits: LockWait[];
 }
 
-/** One row per backend of the server: whether it runs a statement, and whose row lock it waits for. */
+/**
+ * One row per backend of the server: whether it runs a statement, and whose row it waits for,
+ * from one snapshot of pg_locks (a lock not granted; the relation of the tuple lock it holds or
+ * awaits), so that a lock passed on between two reads is not misattributed.
+ */
 const SAMPLE = `
+  WITH l AS MATERIALIZED (SELECT pid, locktype, relation, granted FROM pg_locks)
   SELECT a.state = 'active' AS active,
-    CASE WHEN a.wait_event_type = 'Lock' THEN coalesce(
-      (SELECT c.relname::text FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-        WHERE l.pid = a.pid AND l.locktype = 'tuple' LIMIT 1), 'other: ' || a.wait_event) END AS rel
+    (SELECT coalesce(
+        (SELECT c.relname::text FROM l t JOIN pg_class c ON c.oid = t.relation
+          WHERE t.pid = a.pid AND t.locktype = 'tuple' LIMIT 1), 'other: ' || w.locktype)
+      FROM l w WHERE w.pid = a.pid AND NOT w.granted LIMIT 1) AS rel
   FROM pg_stat_activity a
   WHERE a.datname = current_database() AND a.application_name = $1`;
 
