@@ -29,8 +29,10 @@ BEGIN
   v_plan := cairn_limits(v_org);
   IF v_plan.requests_per_minute IS NOT NULL THEN
     SELECT tat INTO v_tat FROM key_rates WHERE key_id = v_key;
-    IF v_tat - v_now > make_interval(secs => 60 - 60.0 / v_plan.requests_per_minute) THEN
-      PERFORM cairn_refuse_rate(v_plan, v_tat, v_now);
+    -- the time is read after the key's arrival time, which a request that started after this
+    -- function may have moved: judged by an earlier clock, Retry-After would be too long
+    IF v_tat - clock_timestamp() > make_interval(secs => 60 - 60.0 / v_plan.requests_per_minute) THEN
+      PERFORM cairn_refuse_rate(v_plan, v_tat, clock_timestamp());
     END IF;
   END IF;
   IF p_tool AND v_plan.tool_calls_per_month IS NOT NULL THEN
