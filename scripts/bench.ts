@@ -21,9 +21,10 @@
  *   --wait-tests 180                most seconds to wait before a cell while tests (vitest) run
  *   --no-md                         do not write BENCHMARKS.md
  *   --load-only                     load the templates that do not match, measure nothing
+ *   --render bench/results/bench-<date>.json   write the section from a run's figures, measure nothing
  */
 import { execSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -147,7 +148,16 @@ async function benchOne(db: Db, size: number, corpus: ReturnType<typeof readCorp
   }
 }
 
+/** The section of BENCHMARKS.md from a results file (after a change to how it is written). */
+function render(file: string) {
+  const r = JSON.parse(readFileSync(file, 'utf8'));
+  const md = benchMarkdown(r, r.runs, r.cells, r.orgWrites);
+  console.log(md);
+  if (!('no-md' in args)) writeBenchmarkSection('bench', 'Service (npm run bench)', md);
+}
+
 async function main() {
+  if (args.render) return render(args.render);
   const corpus = readCorpus(ROOT);
   const runTag = Date.now().toString(36);
   const cells: Cell[] = [];

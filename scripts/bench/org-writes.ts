@@ -38,15 +38,23 @@ export interface OrgWrites {
 
 /**
  * One row per backend of the server: whether it runs a statement, and whose row it waits for,
- * from one snapshot of pg_locks (a lock not granted; the relation of the tuple lock it holds or
- * awaits), so that a lock passed on between two reads is not misattributed.
+ * from one snapshot of pg_locks. Waiting: a lock not granted. Whose row: the relation of the
+ * tuple lock it holds or awaits; a backend that waits on another transaction without one (it
+ * does, re-checking a row another write has just updated) is counted against the table whose
+ * rows it is locking (RowShareLock: SELECT … FOR UPDATE), ledger_heads before entry_stats since
+ * a write takes them in the other order.
  */
 const SAMPLE = `
-  WITH l AS MATERIALIZED (SELECT pid, locktype, relation, granted FROM pg_locks)
+  WITH l AS MATERIALIZED (SELECT pid, locktype, mode, relation, granted FROM pg_locks)
   SELECT a.state = 'active' AS active,
     (SELECT coalesce(
         (SELECT c.relname::text FROM l t JOIN pg_class c ON c.oid = t.relation
-          WHERE t.pid = a.pid AND t.locktype = 'tuple' LIMIT 1), 'other: ' || w.locktype)
+          WHERE t.pid = a.pid AND t.locktype = 'tuple' LIMIT 1),
+        (SELECT c.relname::text FROM l t JOIN pg_class c ON c.oid = t.relation
+          WHERE t.pid = a.pid AND t.locktype = 'relation' AND t.mode = 'RowShareLock' AND t.granted
+            AND c.relname IN ('ledger_heads', 'entry_stats')
+          ORDER BY c.relname = 'ledger_heads' DESC LIMIT 1),
+        'other: ' || w.locktype)
       FROM l w WHERE w.pid = a.pid AND NOT w.granted LIMIT 1) AS rel
   FROM pg_stat_activity a
   WHERE a.datname = current_database() AND a.application_name = $1`;

@@ -77,25 +77,47 @@ export function flatTable(flat: Flat[], sizes: Map<Db, number[]>): string {
   ].join('\n');
 }
 
+/** One org's writes: a column per relation whose rows were waited on (ledger_heads always), by total wait. */
 export function orgTable(rows: OrgWrites[]): string {
+  const total = new Map<string, number>([['ledger_heads', 0]]);
+  for (const w of rows) for (const v of w.waits) total.set(v.relation, (total.get(v.relation) ?? 0) + v.waiting);
+  const rels = [...total].sort((a, b) => b[1] - a[1]).map(([r]) => r);
   const wait = (w: OrgWrites, rel: string) => {
     const x = w.waits.find((v) => v.relation === rel);
     return w.samples === null ? 'n/a' : x ? `${x.msPerWrite} ms (${(x.share * 100).toFixed(0)}%)` : '0';
   };
-  const others = (w: OrgWrites) =>
-    w.waits
-      .filter((v) => !['ledger_heads', 'org_usage', 'usage_days'].includes(v.relation))
-      .map((v) => `${v.relation} ${v.msPerWrite} ms`)
-      .join(', ') || (w.samples === null ? 'n/a' : '0');
   return [
-    '| database | entries | c | writes/s | p50 ms | p95 ms | server CPU ms/write | DB CPU ms/write | backends active (mean) | wait on ledger_heads per write (share of active time) | on org_usage | on usage_days | other lock waits | notes |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    `| database | entries | c | writes/s | p50 ms | p95 ms | server CPU ms/write | DB CPU ms/write | backends active (mean) | ${rels.map((r) => `wait on ${r}`).join(' | ')} | notes |`,
+    `| --- | --- | --- | --- | --- | --- | --- | --- | --- | ${rels.map(() => '---').join(' | ')} | --- |`,
     ...rows.map((w) => {
       const c = w.cell;
       const notes = [c.errors ? `${c.errors} errors: ${c.firstError ?? ''}` : '', noisy(c) ? 'noisy' : '']
         .filter(Boolean)
         .join('; ');
-      return `| ${c.db} | ${sizeName(c.size)} | ${c.c} | ${c.rps.toFixed(1)} | ${fmt(c.p50)} | ${fmt(c.p95)} | ${fmt(c.serverCpu)} | ${fmt(c.dbCpu)} | ${w.active ?? 'n/a (one connection)'} | ${wait(w, 'ledger_heads')} | ${wait(w, 'org_usage')} | ${wait(w, 'usage_days')} | ${others(w)} | ${notes} |`;
+      return `| ${c.db} | ${sizeName(c.size)} | ${c.c} | ${c.rps.toFixed(1)} | ${fmt(c.p50)} | ${fmt(c.p95)} | ${fmt(c.serverCpu)} | ${fmt(c.dbCpu)} | ${w.active ?? 'n/a (one connection)'} | ${rels.map((r) => wait(w, r)).join(' | ')} | ${notes} |`;
+    }),
+  ].join('\n');
+}
+
+/** Per tool, its CPU per call over the floor's at concurrency `c`, one column per database and size. */
+export function floorTable(cells: Cell[], c: number): string {
+  const runs = [...new Map(cells.map((x) => [`${x.db} ${x.size}`, x])).values()];
+  const ops = [...new Set(cells.filter((x) => x.op !== 'floor').map((x) => x.op))];
+  const at = (op: string, r: Cell) => cells.find((x) => x.op === op && x.db === r.db && x.size === r.size && x.c === c);
+  return [
+    `| tool | ${runs.map((r) => `${r.db} ${sizeName(r.size)}`).join(' | ')} |`,
+    `| --- | ${runs.map(() => '---').join(' | ')} |`,
+    ...ops.map((op) => {
+      const row = runs.map((r) => {
+        const x = at(op, r);
+        const f = x && overFloor(cells, x);
+        return f
+          ? r.db === 'embedded'
+            ? `${f.server.toFixed(1)}×`
+            : `${f.server.toFixed(1)}× / ${f.total.toFixed(1)}×`
+          : '—';
+      });
+      return `| ${op} | ${row.join(' | ')} |`;
     }),
   ].join('\n');
 }

@@ -2,7 +2,7 @@
 import type { Db, Manifest } from './databases';
 import type { Cell } from './measure';
 import type { OrgWrites } from './org-writes';
-import { cellTable, flatness, flatTable, noisy, orgTable, overFloor, sizeName } from './report';
+import { cellTable, flatness, flatTable, floorTable, noisy, orgTable, overFloor, sizeName } from './report';
 
 export interface Info {
   date: string;
@@ -63,12 +63,17 @@ export function benchMarkdown(info: Info, runs: RunInfo[], cells: Cell[], org: O
         : 'Every tool within 2×.',
     );
   }
-  const heavy = cells.filter((c) => (overFloor(cells, c)?.server ?? 0) > 2);
+  const tools = cells.filter((c) => c.op !== 'floor');
+  const light = tools.filter((c) => (overFloor(cells, c)?.server ?? 0) <= 2);
   out.push(
     '',
-    heavy.length
-      ? `Server CPU above 2× the floor's: ${heavy.map((c) => `${c.db} ${sizeName(c.size)} ${c.op} c=${c.c} (${(overFloor(cells, c)?.server ?? 0).toFixed(1)}×)`).join(', ')}.`
-      : "No tool's server CPU is above 2× the floor's.",
+    `### CPU per call over the floor's (c = 1): server${runs.some((r) => r.db === 'postgres') ? ' / server + database (Postgres)' : ''}`,
+    '',
+    floorTable(cells, Math.min(...cells.map((c) => c.c))),
+    '',
+    light.length
+      ? `Server CPU within 2× the floor's: ${light.map((c) => `${c.db} ${sizeName(c.size)} ${c.op} c=${c.c}`).join(', ')}; every other cell above.`
+      : `Server CPU above 2× the floor's in every cell (${tools.length} of ${tools.length}).`,
   );
   const shaky = cells.filter(noisy);
   if (shaky.length) {
