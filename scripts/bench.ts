@@ -14,6 +14,7 @@
  *   --embedded-sizes 1000,100000    entries in the org (embedded; default: --sizes up to 100k)
  *   --concurrency 1,16              closed-loop clients per cell
  *   --seconds 5                     per cell, after --warmup 1 s at the same concurrency
+ *   --jit-warmup 20                 seconds of reads (every read tool in turn, c=1) at each server's start
  *   --only recall,space,plan        tools (or tool.variant) to measure; the floor always
  *   --org-writes 16,64              concurrencies of the one-org write test ('' to skip); --org-seconds 10
  *   --reload                        load the size's template again even if its manifest matches
@@ -31,7 +32,7 @@ import pg from 'pg';
 import { allOps, type RunState, rpcClient } from './bench/calls';
 import { readCorpus } from './bench/corpus';
 import { ADMIN_URL, type Db, ensureTemplate, prepare, ROOT, RUN_DB } from './bench/databases';
-import { type Cell, type CellOptions, runCell } from './bench/measure';
+import { type Cell, type CellOptions, loop, runCell } from './bench/measure';
 import { type OrgWrites, orgWrites } from './bench/org-writes';
 import { startCairn, startFloor } from './bench/procs';
 import { benchMarkdown, type RunInfo } from './bench/summary';
@@ -55,6 +56,7 @@ const EMBEDDED_SIZES = nums(args['embedded-sizes'], SIZES.filter((s) => s <= 100
 const CONCURRENCY = nums(args.concurrency, '1,16');
 const SECONDS = Number(args.seconds || 5);
 const WARMUP = Number(args.warmup ?? 1);
+const JIT_WARMUP = Number(args['jit-warmup'] ?? 20);
 const ONLY = list(args.only, '');
 const ORG_C = nums(args['org-writes'] ?? '16,64', '');
 const ORG_SECONDS = Number(args['org-seconds'] || 10);
@@ -93,6 +95,9 @@ async function benchOne(db: Db, size: number, corpus: ReturnType<typeof readCorp
   const port = 18_000 + Math.floor(Math.random() * 1000);
   const floor = await startFloor(prepared, port);
   const server = await startCairn(prepared, port + 1);
+  const t0 = performance.now();
+  await server.settled();
+  log(`${db} ${size}: the server's first upkeep took ${((performance.now() - t0) / 1000).toFixed(1)} s from start`);
   const cells: Cell[] = [];
   const org: OrgWrites[] = [];
   const o: CellOptions = {
@@ -112,13 +117,21 @@ async function benchOne(db: Db, size: number, corpus: ReturnType<typeof readCorp
     );
   };
   const mcp = `${server.url}/mcp`;
+  const floorRpc = rpcClient(`${floor.url}/mcp`, 'none');
   try {
-    const floorRpc = rpcClient(`${floor.url}/mcp`, 'none');
+    const state: RunState = { written: [], plans: [], artifacts: [], historyIds: prepared.manifest.historyIds };
+    const all = allOps(rpcClient(mcp, prepared.manifest.secret), corpus, state, runTag);
+    // A server in steady state: V8 optimises a function after many calls, and Cairn's code paths
+    // are many (a cell's second of warm-up is not enough: space agents cost 0.63 ms of CPU a call
+    // over the first 1,000 calls, 0.34 ms over the next 15,000). The reads run in turn, writing
+    // nothing, so each size is measured as loaded; the floor (far less code) a quarter as long.
+    const reads = all.filter((op) => op.name === 'recall' || op.name.startsWith('space.'));
+    await loop(1, JIT_WARMUP, (i) => (reads[i % reads.length] as (typeof reads)[number]).call(i));
+    await loop(1, JIT_WARMUP / 4, () => floorRpc('tools/call', { name: 'floor' }));
     for (const c of CONCURRENCY) {
       add(await runCell(floor, { name: 'floor', call: () => floorRpc('tools/call', { name: 'floor' }) }, c, o, 0));
     }
-    const state: RunState = { written: [], plans: [], artifacts: [], historyIds: prepared.manifest.historyIds };
-    const ops = allOps(rpcClient(mcp, prepared.manifest.secret), corpus, state, runTag).filter((op) => wanted(op.name));
+    const ops = all.filter((op) => wanted(op.name));
     for (const op of ops) {
       for (const c of CONCURRENCY) {
         const fastest = Math.max(100, ...cells.filter((x) => x.op !== 'floor' && x.c === c).map((x) => x.rps));
@@ -180,7 +193,16 @@ async function main() {
   const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'cpu'}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`;
   const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
   const file = `bench-${date}.json`;
-  const info = { date, machine, command, revision: revision(), seconds: SECONDS, warmup: WARMUP, file };
+  const info = {
+    date,
+    machine,
+    command,
+    revision: revision(),
+    seconds: SECONDS,
+    warmup: WARMUP,
+    jitWarmup: JIT_WARMUP,
+    file,
+  };
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench', 'results', file),

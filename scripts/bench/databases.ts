@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { APP_ROLE, migratePostgres, openStore } from '../../src/storage/pg/client';
+import { scheduleMaintenance } from '../../src/storage/pg/maintain';
 import { readSources, sha256 } from '../../src/storage/pg/migrate';
 import { createPgStore } from '../../src/storage/pg/store';
 import type { Corpus } from './corpus';
@@ -25,7 +26,7 @@ export const ADMIN_URL = process.env.CAIRN_BENCH_PG_URL ?? 'postgres://postgres@
 /** The database each run serves (a copy of the template). */
 export const RUN_DB = 'cairn_bench';
 /** Bumped when the loader changes what it writes. */
-const LOADER_VERSION = 2;
+const LOADER_VERSION = 3;
 
 export interface Manifest extends LoadResult {
   db: Db;
@@ -150,9 +151,20 @@ async function loadPostgres(template: string, size: number, opts: Options) {
     (q) => orm.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
     () => pool.end(),
   );
+  // the upkeep a server would run meanwhile (src/storage/pg/maintain.ts), on an owner connection
+  const upkeep = scheduleMaintenance(
+    async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return { query: async (text) => (await client.query(text)).rows, release: () => client.end() };
+    },
+    60,
+    opts.log,
+  );
   try {
     return await writeCorpus(store, opts.corpus, size, opts.lanes, opts.log);
   } finally {
+    await upkeep.stop();
     await store.close();
   }
 }

@@ -3,8 +3,9 @@
  * (src/domain/memory.ts) over the store the server uses, one `cairn_meter(op, cairn_write(…))`
  * or `cairn_meter('plan', cairn_plan(…))` statement per write, each its own transaction. So every
  * entry gets its search vector, postings and statistics (triggers), its ledger event in the hash
- * chain, its usage and byte counts, exactly as a client's call would leave them; nothing else is
- * run afterwards (no ANALYZE, no VACUUM). Arguments are parsed by the tools' own zod schemas, as
+ * chain, its usage and byte counts, exactly as a client's call would leave them; meanwhile the
+ * service's own upkeep runs every minute as a server's would (src/storage/pg/maintain.ts), and
+ * nothing else is run (no other ANALYZE or VACUUM). Arguments are parsed by the tools' own zod schemas, as
  * the MCP layer does.
  *
  * One difference: a remember is sent as the service sends it but with `dedup: false`, so

@@ -119,6 +119,11 @@ export interface Running {
   url: string;
   /** application_name of its Postgres connections. */
   app: string;
+  /**
+   * Resolves once the service's first database upkeep (a second after start) has finished, if it
+   * found anything due: the bench measures the service as it runs once it has looked after itself.
+   */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -132,8 +137,17 @@ async function launch(args: string[], env: Record<string, string>, port: number,
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), PGAPPNAME: app },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // the server's log passes through; its upkeep lines are watched (src/storage/pg/maintain.ts)
+  let upkeep: 'none' | 'running' | 'done' = 'none';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    const text = chunk.toString();
+    if (text.includes('database upkeep: ')) upkeep = 'running';
+    if (text.includes('database upkeep done')) upkeep = 'done';
+  });
+  const started = performance.now();
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 480; i++) {
@@ -147,6 +161,11 @@ async function launch(args: string[], env: Record<string, string>, port: number,
         pid: child.pid as number,
         url,
         app,
+        async settled() {
+          const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+          await sleep(Math.max(0, 3000 - (performance.now() - started)));
+          while (upkeep === 'running' && child.exitCode === null) await sleep(250);
+        },
         async stop() {
           child.kill('SIGTERM');
           await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);

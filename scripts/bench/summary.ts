@@ -11,6 +11,8 @@ export interface Info {
   revision: string;
   seconds: number;
   warmup: number;
+  /** Seconds of reads each server ran at its start before any cell (absent in older results). */
+  jitWarmup?: number;
   file: string;
 }
 
@@ -25,7 +27,7 @@ export interface RunInfo {
 
 export function benchMarkdown(info: Info, runs: RunInfo[], cells: Cell[], org: OrgWrites[]): string {
   const out: string[] = [
-    `Run ${info.date} on ${info.machine}; revision ${info.revision}; command \`${info.command}\`; ${info.seconds} s per cell after ${info.warmup} s of warm-up; raw figures in \`bench/results/${info.file}\`.`,
+    `Run ${info.date} on ${info.machine}; revision ${info.revision}; command \`${info.command}\`; ${info.seconds} s per cell after ${info.warmup} s of warm-up${info.jitWarmup ? `, each server first warmed by ${info.jitWarmup} s of reads (every read tool in turn)` : ''}; raw figures in \`bench/results/${info.file}\`.`,
     '',
   ];
   for (const r of runs) {

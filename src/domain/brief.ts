@@ -41,6 +41,8 @@ const ORDER: { section: BriefSection; heading: string; turn: number }[] = [
 const RULE_TAGS = new Set(['convention', 'conventions', 'style', 'guideline', 'guidelines', 'rule', 'rules', 'policy']);
 /** Two entries whose words overlap this much say the same thing; the brief keeps the first. */
 const SAME = 0.6;
+/** Packing stops when less room than this is left: hardly a line is shorter ("- ", a few words, the agent). */
+const SHORTEST_LINE = 24;
 
 const date = (iso: string) => iso.slice(0, 10);
 
@@ -84,12 +86,13 @@ function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] 
     c.section === 'plans' && c.entry.status === 'draft' ? 1 : 0,
   ];
   const time = (c: BriefCandidate) => (c.entry.kind === 'plan' ? c.entry.updated_at : c.entry.created_at);
-  return [...list].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return (ka[i] ?? 0) - (kb[i] ?? 0);
-    return time(b).localeCompare(time(a)) || b.entry.id.localeCompare(a.entry.id);
+  // each candidate's key once (a failure's severity reads its text), not once per comparison
+  const keyed = list.map((c) => ({ c, k: key(c), t: time(c) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return (a.k[i] ?? 0) - (b.k[i] ?? 0);
+    return b.t.localeCompare(a.t) || b.c.entry.id.localeCompare(a.c.entry.id);
   });
+  return keyed.map((x) => x.c);
 }
 
 function words(e: Entry): Set<string> {
@@ -123,21 +126,22 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
   const chosen: { item: BriefItem; words: Set<string> }[][] = ORDER.map(() => []);
   let used = 0;
   let duplicates = 0;
-  for (let progress = true; progress; ) {
+  // until every queue is empty, or no line could fit in what is left
+  for (let progress = true; progress && room - used >= SHORTEST_LINE; ) {
     progress = false;
     ORDER.forEach((o, i) => {
       const queue = queues[i] ?? [];
       for (let taken = 0; taken < o.turn && queue.length; ) {
         const c = queue.shift() as BriefCandidate;
         progress = true;
+        const text = line(c, project);
+        const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
+        if (used + cost > room) continue;
         const w = words(c.entry);
         if (chosen.some((s) => s.some((x) => overlap(x.words, w) >= SAME))) {
           duplicates++;
           continue;
         }
-        const text = line(c, project);
-        const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
-        if (used + cost > room) continue;
         used += cost;
         chosen[i]?.push({ item: { id: c.entry.id, kind: c.entry.kind, text }, words: w });
         taken++;

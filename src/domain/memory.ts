@@ -145,7 +145,7 @@ export function createMemoryService(deps: MemoryDeps) {
         throw new Invalid('entry_id', 'is required for view history: the id of the entry whose history you want');
       }
       // enough candidates of each kind to fill the budget with short lines
-      const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 100)));
+      const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 200)));
       const r = await store.call('space', who, { ...input, per_kind: perKind });
       const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
       if (r.candidates) {

@@ -14,11 +14,24 @@ const DEFAULT_PORTS: Record<string, string> = { https: '443', http: '80', ssh: '
 const HOST_RE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 const SEGMENT_RE = /^[^\s/\\:@?#]+$/;
 
+/**
+ * Identifiers resolved lately: an agent names the same few projects on every call, and parsing one
+ * (URL, scp and path forms, host and segment checks) was the costliest function of a short call.
+ * Bounded: emptied when full.
+ */
+const recent = new Map<string, string | null>();
+const RECENT_MAX = 1000;
+
 export function resolveProject(input: string | null | undefined): ProjectResolution {
   if (input === undefined || input === null || input.trim() === '') {
     return { given: false, canonical: null, recognised: false };
   }
-  const canonical = canonicalProject(input);
+  let canonical = recent.get(input);
+  if (canonical === undefined) {
+    canonical = canonicalProject(input);
+    if (recent.size >= RECENT_MAX) recent.clear();
+    recent.set(input, canonical);
+  }
   return canonical === null
     ? { given: true, canonical: null, recognised: false }
     : { given: true, canonical, recognised: true };

@@ -24,10 +24,18 @@ const WHY = 200;
 const STEP = 80;
 const OPEN_STEPS = 3;
 
-/** Whitespace folded to single spaces, then clipped to `max` characters with an ellipsis. */
+/**
+ * Whitespace folded to single spaces, then clipped to `max` characters with an ellipsis. Only a
+ * prefix of a long text is folded (twice as long as needed, longer if it was mostly whitespace):
+ * the folded prefix agrees with the folded whole up to its last character.
+ */
 export function clip(s: string, max: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  for (let take = 2 * max + 16; ; take *= 2) {
+    const whole = take >= s.length;
+    const one = (whole ? s : s.slice(0, take)).replace(/\s+/g, ' ').trim();
+    if (one.length > max) return `${one.slice(0, max - 1)}…`;
+    if (whole) return one;
+  }
 }
 
 export function summarise(e: Entry): EntrySummary {

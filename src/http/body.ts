@@ -46,9 +46,12 @@ export async function readCapped(
 }
 
 /** Parses a JSON body; a body that is not JSON gets JSON-RPC -32700 with HTTP 400. */
+/** One decoder for every body: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
 export function parseJson(bytes: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
+    return JSON.parse(UTF8.decode(bytes));
   } catch {
     throw new ParseError();
   }

@@ -29,6 +29,8 @@ export interface ListedTool {
 
 interface Listing {
   tools: ListedTool[];
+  /** `{"tools":[…]}`, serialised once: the plain answer to tools/list embeds it as it is. */
+  json: string;
   byName: Map<string, { tool: Tool; outputSchema: Json }>;
 }
 let listing: Listing | undefined;
@@ -46,6 +48,7 @@ export function toolListing(): Listing {
     }));
     listing = {
       tools: listed,
+      json: JSON.stringify({ tools: listed }),
       byName: new Map(TOOLS.map((t, i) => [t.name, { tool: t, outputSchema: listed[i]?.outputSchema ?? {} }])),
     };
   }

@@ -189,19 +189,24 @@ export function createMcpEndpoint(opts: ServeOptions) {
     };
     const plain = opts.sdkOnly ? undefined : plainRequest(request, body);
     if (plain) {
-      let message: object;
+      let message: string;
       try {
+        // the listing is serialised once; a call's result each time
         const result = plain.tool
-          ? await callTool(plain.tool, plain.args, opts, exchange, false)
-          : { tools: toolListing().tools };
-        message = { result, jsonrpc: '2.0', id: plain.id };
+          ? JSON.stringify(await callTool(plain.tool, plain.args, opts, exchange, false))
+          : toolListing().json;
+        message = `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(plain.id)}}`;
       } catch (err) {
         // what the SDK answers when a handler throws: an internal error, in a 200 exchange
         opts.log('tool call failed', err);
         const text = err instanceof Error ? err.message : String(err);
-        message = { jsonrpc: '2.0', id: plain.id, error: { code: ProtocolErrorCode.InternalError, message: text } };
+        message = JSON.stringify({
+          jsonrpc: '2.0',
+          id: plain.id,
+          error: { code: ProtocolErrorCode.InternalError, message: text },
+        });
       }
-      return new Response(JSON.stringify(message), { headers: { 'content-type': 'application/json' } });
+      return new Response(message, { headers: { 'content-type': 'application/json' } });
     }
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: opts.maxBodyBytes }))) {
       return modern.fetch(request, { authInfo, parsedBody: body });

@@ -9,6 +9,7 @@ import { sha256Hex } from '../../src/domain/crypto';
 import { uuidv7 } from '../../src/domain/ids';
 import type { Store } from '../../src/domain/ports';
 import { openStore } from '../../src/storage/pg/client';
+import { scheduleMaintenance } from '../../src/storage/pg/maintain';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres';
 
 describe.each(['pglite', 'postgres'] as const)('database upkeep on %s', (kind) => {
@@ -65,5 +66,39 @@ describe.each(['pglite', 'postgres'] as const)('database upkeep on %s', (kind) =
     }
     expect(await store.maintain?.()).toContain('entries');
     if (pgdb) expect(await believedRows()).toBe(600);
+  });
+});
+
+describe('upkeep schedule', () => {
+  it('runs a second after start, says what it did, then waits for its period', async () => {
+    let runs = 0;
+    const lines: string[] = [];
+    const upkeep = scheduleMaintenance(
+      async () => {
+        runs++;
+        return {
+          query: async (text) => (text.includes('cairn_maintenance_due') ? [{ relname: 'entries' }] : []),
+          release: async () => {},
+        };
+      },
+      3600,
+      (line) => lines.push(line),
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    await upkeep.stop();
+    expect(runs).toBe(1);
+    expect(lines[0]).toMatch(/^database upkeep: VACUUM \(ANALYZE\) of entries/);
+    expect(lines[1]).toMatch(/^database upkeep done in \d+\.\d s$/);
+  });
+
+  it('runs nothing when its period is 0 (off)', async () => {
+    let runs = 0;
+    const upkeep = scheduleMaintenance(async () => {
+      runs++;
+      return null;
+    }, 0);
+    await new Promise((r) => setTimeout(r, 1200));
+    await upkeep.stop();
+    expect(runs).toBe(0);
   });
 });

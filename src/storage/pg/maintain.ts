@@ -1,10 +1,10 @@
 /**
  * The database keeps itself where nothing else does. PGlite has no autovacuum, and a Postgres
  * server may run without it: planner statistics then describe the tables as they were when small,
- * plans chosen for them stay, and dead rows are never reclaimed. Every `everySeconds` (off the
- * request path: a timer, one run at a time) the service asks which tables grew by a fifth since
- * their last VACUUM or ANALYZE (sql/admin/cairn_maintenance_due.sql) and runs `VACUUM (ANALYZE)`
- * on those alone, smallest first. New statistics make Postgres plan the service's statements
+ * plans chosen for them stay, and dead rows are never reclaimed. A second after start, then every
+ * `everySeconds` (off the request path: a timer, one run at a time), the service asks which tables
+ * grew by a fifth since their last VACUUM or ANALYZE (sql/admin/cairn_maintenance_due.sql) and runs
+ * `VACUUM (ANALYZE)` on those alone, smallest first. New statistics make Postgres plan the service's statements
  * again. Where autovacuum keeps up, nothing is ever due.
  */
 
@@ -21,22 +21,31 @@ export interface Maintenance {
   stop(): Promise<void>;
 }
 
-/** VACUUM (ANALYZE) on each table that is due; `connect` gives a connection, or null to skip this run. */
-export async function maintainOnce(connect: () => Promise<MaintenanceConnection | null>): Promise<string[]> {
+/**
+ * VACUUM (ANALYZE) on each table that is due; `connect` gives a connection, or null to skip this
+ * run. When any is due, `log` says so before and after (an operator sees why a first minute is slow).
+ */
+export async function maintainOnce(
+  connect: () => Promise<MaintenanceConnection | null>,
+  log: (message: string) => void = () => {},
+): Promise<string[]> {
   const conn = await connect();
   if (!conn) return [];
   try {
-    const due = await conn.query('SELECT relname FROM cairn_maintenance_due()');
-    const done: string[] = [];
-    for (const { relname } of due) {
-      await conn.query(`VACUUM (ANALYZE) "${String(relname).replace(/"/g, '""')}"`);
-      done.push(String(relname));
-    }
-    return done;
+    const due = (await conn.query('SELECT relname FROM cairn_maintenance_due()')).map((r) => String(r.relname));
+    if (due.length === 0) return [];
+    const t0 = performance.now();
+    log(`database upkeep: VACUUM (ANALYZE) of ${due.join(', ')} (grown since their last statistics)`);
+    for (const relname of due) await conn.query(`VACUUM (ANALYZE) "${relname.replace(/"/g, '""')}"`);
+    log(`database upkeep done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return due;
   } finally {
     await conn.release();
   }
 }
+
+/** Seconds after start of the first run. */
+const FIRST_RUN_SECONDS = 1;
 
 export function scheduleMaintenance(
   connect: () => Promise<MaintenanceConnection | null>,
@@ -46,7 +55,7 @@ export function scheduleMaintenance(
   let running: Promise<string[]> | undefined;
   let stopped = false;
   const run = () => {
-    running ??= maintainOnce(connect).finally(() => {
+    running ??= maintainOnce(connect, log).finally(() => {
       running = undefined;
     });
     return running;
@@ -55,13 +64,18 @@ export function scheduleMaintenance(
     if (stopped) return;
     run().catch((err) => log(`database upkeep failed: ${err instanceof Error ? err.message : String(err)}`));
   };
+  // a first run a second after start: a database loaded or grown while no server ran (or by an
+  // older release) gets statistics before its first minute of requests is planned without them
+  const first = everySeconds > 0 ? setTimeout(tick, Math.min(everySeconds, FIRST_RUN_SECONDS) * 1000) : undefined;
   const timer = everySeconds > 0 ? setInterval(tick, everySeconds * 1000) : undefined;
+  first?.unref();
   timer?.unref();
   return {
     run,
     async stop() {
       stopped = true;
-      if (timer) clearInterval(timer);
+      clearTimeout(first);
+      clearInterval(timer);
       await running?.catch(() => []);
     },
   };
