@@ -108,6 +108,9 @@ export async function writeCorpus(
     for (let r = nextRound++; r < rounds; r = nextRound++) {
       const ids = new Map<string, string>();
       for (let i = r * perRound; i < Math.min(size, (r + 1) * perRound); i++) await write(i, ids);
+      // PGlite answers without I/O, so a loop of awaited writes never reaches the event loop's
+      // timers: let the upkeep's timer run, as it does between a server's requests
+      await new Promise((resolve) => setImmediate(resolve));
       const now = performance.now();
       if (now - lastLog > 30_000) {
         lastLog = now;
