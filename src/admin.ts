@@ -5,6 +5,7 @@
  */
 import { hashPassword, normaliseEmail, PASSWORD_RULE, passwordOk } from './auth/accounts';
 import { newKey } from './auth/keys';
+import { agentName } from './domain/agents';
 import { randomToken } from './domain/crypto';
 import { Invalid } from './domain/errors';
 import { UUID_RE, uuidv7 } from './domain/ids';
@@ -25,8 +26,9 @@ export function adminActions(store: Store, actor: string) {
       const r = await store.admin.createOrg(uuidv7(), name, key, actor);
       return { org: r.org, key: { ...r.key, secret } };
     },
-    async createKey(orgId: string, name: string) {
-      const { secret, key } = await newKey(name);
+    /** `agent`: bind the key to that agent (it acts as that agent only). */
+    async createKey(orgId: string, name: string, agent: string | null = null) {
+      const { secret, key } = await newKey(name, agentName(agent, 'agent'));
       const info = await store.admin.createKey(orgId, key, actor);
       return { key: { ...info, secret } };
     },

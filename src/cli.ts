@@ -1,6 +1,6 @@
 /**
  * The `cairn` command. serve [--workers N] | migrate | org create NAME | org list | key create --org ID
- * [--name N] | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
+ * [--name N] [--agent A] | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
  * | plan set|list | org plan | org usage. `--json`
  * prints one JSON object.
  * Operator commands open the database directly (the embedded one only while no server holds it).
@@ -21,7 +21,9 @@ const USAGE = `usage: cairn <command>
   migrate                            apply database migrations and exit
   org create NAME [--json]           create an org and print its first API key (shown once)
   org list [--json]
-  key create --org ORG_ID [--name NAME] [--json]
+  key create --org ORG_ID [--name NAME] [--agent NAME] [--json]
+                                     a new API key (shown once); --agent binds it: it acts as
+                                     that agent only, and X-Svc-Agent cannot name another
   key list --org ORG_ID [--json]
   key revoke KEY_ID [--json]
   ledger verify --org ORG_ID [--json]
@@ -107,6 +109,7 @@ async function operatorCommand(args: Args): Promise<unknown> {
         return await ops.createKey(
           need(args.flags, 'org'),
           typeof args.flags.name === 'string' ? args.flags.name : 'cli key',
+          typeof args.flags.agent === 'string' ? args.flags.agent : null,
         );
       case 'key list':
         return { keys: await store.admin.listKeys(need(args.flags, 'org')) };

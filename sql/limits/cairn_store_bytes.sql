@@ -1,6 +1,6 @@
 -- Adds p_delta bytes to what an org holds, refusing growth past its plan's storage, and refuses an
--- entry or artifact larger than its plan allows (p_chars: the longest new entry content;
--- p_size: the largest new artifact).
+-- entry or artifact larger than its plan allows (p_chars: the largest new entry, all its fields
+-- together, cairn_entry_chars; p_size: the largest new artifact).
 CREATE OR REPLACE FUNCTION public.cairn_store_bytes(p_org uuid, p_delta bigint, p_chars integer, p_size bigint)
  RETURNS void
  LANGUAGE plpgsql
@@ -10,7 +10,7 @@ DECLARE
   v_bytes bigint;
 BEGIN
   IF p_chars > v_plan.entry_chars THEN
-    RAISE EXCEPTION 'content: % characters is more than the % characters an entry may hold on plan "%"; shorten it or split it',
+    RAISE EXCEPTION 'content: the entry holds % characters (content, title, rationale, source, tags, metadata and steps together), more than the % characters an entry may hold on plan "%"; shorten it or split it',
       p_chars, v_plan.entry_chars, v_plan.id USING ERRCODE = 'CN413';
   END IF;
   IF p_size > v_plan.artifact_bytes THEN

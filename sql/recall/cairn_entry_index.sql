@@ -1,5 +1,6 @@
 -- Row trigger on entries: keeps recall's index in step with each entry: its postings (keys from
--- cairn_entry_keys) and the org's term and document statistics (BM25's df, N and average length).
+-- cairn_entry_keys) and the org's term and document statistics (BM25's df, N and average length;
+-- a word's row goes when no entry holds it).
 CREATE OR REPLACE FUNCTION public.cairn_entry_index()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -18,6 +19,9 @@ BEGIN
     UPDATE term_stats t SET df = t.df - 1
       FROM unnest(tsvector_to_array(OLD.search)) AS l(lexeme)
       WHERE t.org_id = v_org AND t.lexeme = l.lexeme;
+    -- a word no entry holds any more goes: a forgotten entry leaves none of its words behind
+    DELETE FROM term_stats
+      WHERE org_id = v_org AND lexeme = ANY(tsvector_to_array(OLD.search)) AND df <= 0;
     UPDATE entry_stats SET docs = docs - 1, lexemes = lexemes - length(OLD.search) WHERE org_id = v_org;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN

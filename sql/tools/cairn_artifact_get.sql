@@ -9,6 +9,7 @@ DECLARE
   v_proj text := cairn_project(v_org, p_project, false);
   v_a artifacts;
 BEGIN
+  p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   IF p_args ? 'id' THEN
     SELECT * INTO v_a FROM artifacts
       WHERE org_id = v_org AND id = (p_args->>'id')::uuid AND (scope <> 'agent' OR agent = p_agent);

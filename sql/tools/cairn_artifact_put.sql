@@ -12,6 +12,7 @@ DECLARE
   v_version int;
   v_a artifacts;
 BEGIN
+  p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   IF v_org <> (p_args->>'org_id')::uuid THEN
     RAISE EXCEPTION 'invalid or revoked API key' USING ERRCODE = 'CN401';
   END IF;

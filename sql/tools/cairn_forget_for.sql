@@ -11,6 +11,7 @@ DECLARE
   v_reason text := p_args->>'reason';
   v_done uuid[] := '{}';
   v_blobs text[] := '{}';
+  v_projects text[] := '{}';
   r record;
 BEGIN
   IF EXISTS (SELECT 1 FROM object_ids o WHERE o.id = ANY(v_ids)
@@ -23,6 +24,7 @@ BEGIN
       AND (scope <> 'agent' OR agent = p_reader)
       RETURNING id, project, content_sha256 LOOP
     v_done := v_done || r.id;
+    v_projects := v_projects || r.project;
     PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.content_sha256, v_reason);
   END LOOP;
   UPDATE entries SET superseded_by = NULL, updated_at = now()
@@ -32,9 +34,17 @@ BEGIN
       RETURNING id, project, sha256, blob_key LOOP
     v_done := v_done || r.id;
     v_blobs := v_blobs || r.blob_key;
+    v_projects := v_projects || r.project;
     PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason);
   END LOOP;
   DELETE FROM object_ids WHERE id = ANY(v_done);
+  -- nothing derived from the forgotten rows stays (their words left term_stats with them,
+  -- cairn_entry_index): counts that fell to nothing, which name a project and a private agent, and
+  -- the rows of projects no entry or artifact is in any more
+  DELETE FROM scope_counts WHERE org_id = v_org AND n <= 0;
+  DELETE FROM projects p WHERE p.org_id = v_org AND p.canonical = ANY(v_projects)
+    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.project = p.canonical)
+    AND NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = v_org AND a.project = p.canonical);
   RETURN jsonb_build_object(
     'forgotten', to_jsonb(v_done),
     'not_found', to_jsonb(ARRAY(SELECT i FROM unnest(v_ids) i WHERE i <> ALL(v_done))),

@@ -16,6 +16,7 @@ DECLARE
   v_content text;
   v_e entries;
 BEGIN
+  p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   IF coalesce((p_args->>'update')::boolean, false) THEN
     SELECT * INTO v_e FROM entries
       WHERE org_id = v_org AND id = v_id AND (scope <> 'agent' OR agent = p_agent) FOR UPDATE;

@@ -16,7 +16,12 @@ DECLARE
   v_from numeric := 0;
   v_quota jsonb;
   v_result jsonb;
+  v_caller jsonb;
 BEGIN
+  p_agent := cairn_agent(p_agent, p_args->>'agent_source');
+  -- every view says who the caller acts as: a key bound to an agent is that agent
+  v_caller := jsonb_build_object('caller', jsonb_build_object('agent', p_agent,
+    'verified', coalesce(current_setting('cairn.verified', true), '') = 'on'));
   IF v_view = 'ledger' THEN
     -- since: from the first event at or after it (events are appended in time order), so that
     -- the newest-first scan stops where the window starts
@@ -31,7 +36,7 @@ BEGIN
         AND (NOT p_args ? 'agent' OR l.agent = p_args->>'agent')
         AND (NOT p_args ? 'since' OR l.at >= (p_args->>'since')::timestamptz)
       ORDER BY l.seq DESC LIMIT v_limit) l;
-    RETURN jsonb_build_object('events', v_result);
+    RETURN v_caller || jsonb_build_object('events', v_result);
   ELSIF v_view = 'projects' THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('project', p.canonical, 'created_at', p.created_at,
         'entries', coalesce(c.n, 0) - coalesce(x.n, 0)) ORDER BY p.canonical), '[]'::jsonb) INTO v_result
@@ -42,21 +47,21 @@ BEGIN
     LEFT JOIN (SELECT e.project, count(*) AS n FROM cairn_expired(v_org, p_agent, 'org', NULL) e
       GROUP BY e.project) x ON x.project = p.canonical
     WHERE p.org_id = v_org;
-    RETURN jsonb_build_object('projects', v_result);
+    RETURN v_caller || jsonb_build_object('projects', v_result);
   ELSIF v_view = 'brief' THEN
-    RETURN jsonb_build_object('project', v_proj, 'candidates',
+    RETURN v_caller || jsonb_build_object('project', v_proj, 'candidates',
       cairn_brief(v_org, v_proj, v_scope, p_agent, coalesce((p_args->>'per_kind')::int, 40)));
   ELSIF v_view = 'history' THEN
-    RETURN jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid));
+    RETURN v_caller || jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid));
   ELSIF v_view = 'agents' THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
         'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)
       INTO v_result
     FROM (SELECT agent, events AS n, first_at, last_at FROM agent_activity WHERE org_id = v_org) a;
-    RETURN jsonb_build_object('agents', v_result);
+    RETURN v_caller || jsonb_build_object('agents', v_result);
   END IF;
   v_quota := cairn_usage_for(v_org, 0);
-  RETURN jsonb_build_object(
+  RETURN v_caller || jsonb_build_object(
     'org', (SELECT jsonb_build_object('id', o.id, 'name', o.name) FROM orgs o WHERE o.id = v_org),
     'project', v_proj,
     'scope', v_scope,

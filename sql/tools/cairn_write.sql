@@ -15,6 +15,7 @@ DECLARE
   v_old entries;
   v_e entries;
 BEGIN
+  p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   IF v_scope = 'org' THEN
     v_proj := NULL;
   END IF;

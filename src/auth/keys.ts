@@ -22,9 +22,9 @@ export function generateSecret(): string {
 }
 
 /** A new key: the secret to show once, and what is stored. */
-export async function newKey(name: string): Promise<{ secret: string; key: NewKey }> {
+export async function newKey(name: string, agent: string | null = null): Promise<{ secret: string; key: NewKey }> {
   const secret = generateSecret();
-  return { secret, key: { id: uuidv7(), hash: await sha256Hex(secret), prefix: secret.slice(0, 8), name } };
+  return { secret, key: { id: uuidv7(), hash: await sha256Hex(secret), prefix: secret.slice(0, 8), name, agent } };
 }
 
 /** What a key is stored and looked up under. */

@@ -1,6 +1,7 @@
 /**
  * The ledger's hash chain: hash = SHA-256(prev_hash ‖ canonical event), where the canonical event
- * is each field length-prefixed (`<utf8 length>:<text>`). The database computes it on append
+ * is each field length-prefixed (`<utf8 length>:<text>`), the last (`verified`) only on an event
+ * whose agent came from its credential. The database computes it on append
  * (cairn_ledger_canonical); this module recomputes it independently to verify a chain.
  */
 import { sha256Hex, utf8Length } from './crypto';
@@ -19,6 +20,8 @@ export function canonicalEvent(orgId: string, e: LedgerEvent): string {
     e.project ?? '',
     e.content_sha256 ?? '',
     e.reason ?? '',
+    // only a verified event has the tenth field: older and unverified events keep their form
+    ...(e.verified ? ['verified'] : []),
   ];
   return fields.map((f) => `${utf8Length(f)}:${f}`).join('');
 }

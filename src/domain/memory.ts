@@ -16,7 +16,9 @@ import type {
   PlanArgs,
   RecallArgs,
   SpaceArgs,
+  SpaceCaller,
   SpaceFound,
+  StoreOps,
   WriteArgs,
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
@@ -25,7 +27,40 @@ import { rankedQuery } from './query';
 import { withIsoTimes } from './types';
 
 /** What `space` answers: the view's findings (a brief with its text), and for an overview or a brief the project used. */
-export type SpaceResult = Omit<SpaceFound, 'brief'> & { brief?: Brief; project?: string | null };
+export type SpaceResult = Omit<SpaceFound, 'brief'> & {
+  brief?: Brief;
+  project?: string | null;
+  /** Whom the call acted as (a key bound to an agent is that agent), and whether its credential says so. */
+  caller: SpaceCaller;
+};
+
+/** A space view's part of the store's answer, its times as ISO strings (a brief packed). */
+function spaceView(
+  r: StoreOps['space']['result'],
+  budget: number,
+  isoAll: <T>(list: T[]) => T[],
+): Omit<SpaceResult, 'caller'> {
+  if (r.candidates) {
+    const candidates = r.candidates.map((c) => ({ section: c.section, entry: withIsoTimes(c.entry) }));
+    return { brief: packBrief(candidates, budget, r.project ?? null), project: r.project ?? null };
+  }
+  if (r.history) {
+    const h = r.history;
+    return {
+      history: {
+        entry: withIsoTimes(h.entry),
+        versions: isoAll(h.versions),
+        chain: isoAll(h.chain),
+        events: isoAll(h.events),
+      },
+    };
+  }
+  if (r.events) return { events: isoAll(r.events) };
+  if (r.projects) return { projects: isoAll(r.projects) };
+  if (r.agents) return { agents: isoAll(r.agents) };
+  const { caller: _, ...overview } = r;
+  return { ...overview, recent: isoAll(r.recent ?? []) };
+}
 
 export interface MemoryDeps {
   store: Store;
@@ -148,25 +183,7 @@ export function createMemoryService(deps: MemoryDeps) {
       const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 200)));
       const r = await store.call('space', who, { ...input, per_kind: perKind });
       const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
-      if (r.candidates) {
-        const candidates = r.candidates.map((c) => ({ section: c.section, entry: withIsoTimes(c.entry) }));
-        return { brief: packBrief(candidates, input.budget_chars, r.project ?? null), project: r.project ?? null };
-      }
-      if (r.history) {
-        const h = r.history;
-        return {
-          history: {
-            entry: withIsoTimes(h.entry),
-            versions: isoAll(h.versions),
-            chain: isoAll(h.chain),
-            events: isoAll(h.events),
-          },
-        };
-      }
-      if (r.events) return { events: isoAll(r.events) };
-      if (r.projects) return { projects: isoAll(r.projects) };
-      if (r.agents) return { agents: isoAll(r.agents) };
-      return { ...r, recent: isoAll(r.recent ?? []) };
+      return { ...spaceView(r, input.budget_chars, isoAll), caller: r.caller };
     },
 
     async artifactPut(who: CallIdentity, input: ArtifactPutArgs) {

@@ -176,6 +176,12 @@ export const spaceFound = z.object({
 });
 export type SpaceFound = z.output<typeof spaceFound>;
 
+/** Whom a call acted as: the agent, and whether it came from the credential (cairn_agent). */
+export interface SpaceCaller {
+  agent: string;
+  verified: boolean;
+}
+
 const artifactName = text(1, 256).refine(
   (s) => !/[\u0000-\u001f\u007f-\u009f]/.test(s),
   'must not contain control characters',
@@ -252,6 +258,7 @@ export interface StoreOps {
     result: Omit<SpaceFound, 'brief'> & {
       project?: string | null;
       candidates?: { section: BriefSection; entry: Entry }[];
+      caller: SpaceCaller;
     };
   };
   artifact_put: {

@@ -5,10 +5,15 @@ import type { Artifact, Entry, LedgerEvent } from './schemas';
 import type { ApiKeyInfo } from './types';
 
 /** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
+/** Where the server took a call's agent from: X-Svc-Agent, the OAuth client, or the default. */
+export type AgentSource = 'header' | 'client' | 'default';
+
 export interface CallIdentity {
   keyHash: string;
   agent: string;
   project: string | null;
+  /** Absent: as from a header. A key bound to an agent overrides all but a differing header (cairn_agent). */
+  agentSource?: AgentSource;
 }
 
 export interface NewKey {
@@ -16,6 +21,8 @@ export interface NewKey {
   hash: string;
   prefix: string;
   name: string;
+  /** The agent the key acts as, only (contract §5, "Agent-bound keys"); null: any, by header. */
+  agent: string | null;
 }
 
 export interface OrgInfo {
@@ -195,7 +202,7 @@ export interface Store {
   /** One operation = one database round trip, authentication and ledger included. */
   call<Op extends StoreOp>(op: Op, who: CallIdentity, args: StoreOps[Op]['args']): Promise<StoreOps[Op]['result']>;
   /** Authenticates a key on its own (requests that carry no tool call), within its key's rate. */
-  whoami(keyHash: string): Promise<{ org_id: string }>;
+  whoami(keyHash: string): Promise<{ org_id: string; bound_agent: string | null }>;
   /**
    * Records a failed authentication in `bucket` (door and client address): `limit` failures in a
    * row, then one per `windowSeconds / limit`. Says whether this one was over the limit, whether

@@ -140,6 +140,8 @@ export const eventOut = z.object({
   project: nullableText,
   content_sha256: nullableText,
   reason: nullableText,
+  /** The agent came from the credential (a bound key, an OAuth client), not from a header. */
+  verified: z.boolean(),
   prev_hash: z.string(),
   hash: z.string(),
 });

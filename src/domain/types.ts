@@ -4,6 +4,8 @@ export interface ApiKeyInfo {
   org_id: string;
   name: string;
   prefix: string;
+  /** The agent the key is bound to (it acts as that agent only), or null. */
+  agent: string | null;
   created_by: string;
   created_at: string;
   last_used_at: string | null;

@@ -15,6 +15,10 @@ const nameBody = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
 });
 
+const keyBody = nameBody.extend({
+  agent: z.string().optional().describe('bind the key to this agent: it acts as that agent only'),
+});
+
 const orgPlanBody = z.object({
   plan: planInput.shape.id.nullable().describe('null: the default plan'),
 });
@@ -37,8 +41,8 @@ export function adminRoutes(store: Store, blobs: BlobStore, token: string | unde
   });
   app.get('/orgs', async (c) => c.json({ orgs: await store.admin.listOrgs() }));
   app.post('/orgs/:id/keys', async (c) => {
-    const { name } = await parseBody(c.req.raw, nameBody);
-    return c.json(await ops.createKey(uuidParam(c.req.param('id')), name), 201);
+    const { name, agent } = await parseBody(c.req.raw, keyBody);
+    return c.json(await ops.createKey(uuidParam(c.req.param('id')), name, agent ?? null), 201);
   });
   app.get('/orgs/:id/keys', async (c) => c.json({ keys: await store.admin.listKeys(uuidParam(c.req.param('id'))) }));
   app.delete('/keys/:id', async (c) =>

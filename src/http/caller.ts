@@ -1,11 +1,11 @@
 /** The caller of a request, from its headers: key (by hash), agent identity, project header. */
 import { hashKey, KEY_RE } from '../auth/keys';
 import { accessTokenClient, accessTokenHash } from '../auth/oauth-tokens';
-import { Invalid, Unauthorized } from '../domain/errors';
+import { agentName } from '../domain/agents';
+import { Unauthorized } from '../domain/errors';
 import type { Caller } from '../mcp/tool';
 
 export const DEFAULT_AGENT = 'default';
-const MAX_AGENT = 128;
 
 /**
  * An API key in X-Svc-Key (or X-Legacy-Key), else an OAuth access token in `Authorization: Bearer`,
@@ -26,7 +26,7 @@ export async function callerFromHeaders(headers: Headers, resource: string): Pro
     return {
       keyHash: await accessTokenHash(resource, bearer),
       agent: agent ?? client,
-      agentIsDefault: false,
+      agentSource: agent === null ? 'client' : 'header',
       projectHeader,
     };
   }
@@ -35,7 +35,7 @@ export async function callerFromHeaders(headers: Headers, resource: string): Pro
   return {
     keyHash: await hashKey(key),
     agent: agent ?? DEFAULT_AGENT,
-    agentIsDefault: agent === null,
+    agentSource: agent === null ? 'default' : 'header',
     projectHeader,
   };
 }
@@ -51,11 +51,5 @@ export function usesBearer(headers: Headers): boolean {
 
 /** 1–128 printable characters, trimmed; absent or blank means the default agent. */
 export function parseAgent(raw: string | null): string | null {
-  const agent = raw?.trim();
-  if (!agent) return null;
-  if (agent.length > MAX_AGENT) throw new Invalid('X-Svc-Agent', `must be at most ${MAX_AGENT} characters`);
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(agent) || !agent.isWellFormed()) {
-    throw new Invalid('X-Svc-Agent', 'must be printable characters only');
-  }
-  return agent;
+  return agentName(raw, 'X-Svc-Agent');
 }

@@ -134,7 +134,7 @@ async function runTool(
     service: opts.service,
     caller,
     project,
-    who: { keyHash: caller.keyHash, agent: caller.agent, project: project.canonical },
+    who: { keyHash: caller.keyHash, agent: caller.agent, project: project.canonical, agentSource: caller.agentSource },
     maxArtifactBytes: opts.maxArtifactBytes,
   };
   try {

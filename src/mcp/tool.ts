@@ -1,14 +1,14 @@
 /** The shape of one tool: schemas, annotations and a handler typed from the schemas. */
 import type { z } from 'zod';
 import type { MemoryService } from '../domain/memory';
-import type { CallIdentity } from '../domain/ports';
+import type { AgentSource, CallIdentity } from '../domain/ports';
 import type { ProjectResolution } from '../domain/projects';
 
 /** Who is calling, before a tool's own `project` argument is applied. */
 export interface Caller {
   keyHash: string;
   agent: string;
-  agentIsDefault: boolean;
+  agentSource: AgentSource;
   /** Raw X-Svc-Project header, if any. */
   projectHeader: string | undefined;
 }

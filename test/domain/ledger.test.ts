@@ -18,6 +18,7 @@ async function chain(n: number): Promise<LedgerEvent[]> {
       project: null,
       content_sha256: null,
       reason: seq === 2 ? 'ünïcode' : null,
+      verified: seq % 2 === 0,
       prev_hash: prev,
       hash: '',
     };
@@ -44,10 +45,13 @@ describe('ledger chain', () => {
       project: null,
       content_sha256: null,
       reason: 'é',
+      verified: false,
       prev_hash: '',
       hash: '',
     };
     expect(canonicalEvent(ORG, e)).toBe(`1:136:${ORG}1:53:a:b2:op0:0:0:2:é`);
+    // a verified event ends with the field `verified`; an unverified one keeps the older form
+    expect(canonicalEvent(ORG, { ...e, verified: true })).toBe(`1:136:${ORG}1:53:a:b2:op0:0:0:2:é8:verified`);
   });
 
   it('verifies an intact chain across pages', async () => {

@@ -10,11 +10,12 @@ import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
 const CONTENT = 'the-password-is-hunter2-forget-me';
 const BYTES = 'artifact-bytes-that-must-vanish';
 
-/** Every text-like column of every table, as one string per row (superuser: no row-level security). */
-const DUMP = `
-  SELECT 'entries' AS t, row_to_json(e)::text AS row FROM entries e
-  UNION ALL SELECT 'artifacts', row_to_json(a)::text FROM artifacts a
-  UNION ALL SELECT 'ledger', row_to_json(l)::text FROM ledger l`;
+/** The service's tables (superuser: no row-level security). */
+const TABLES = `SELECT c.relname AS t FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+  WHERE n.nspname = 'public' AND c.relkind = 'r' ORDER BY 1`;
+/** Every row of those tables as JSON text, one row each. */
+const dumpOf = (tables: string[]) =>
+  tables.map((t) => `SELECT '${t}' AS t, row_to_json(x)::text AS row FROM "${t}" x`).join(' UNION ALL ');
 
 describe.each(DB_KINDS)('forget on %s', (db) => {
   let t: TestServer;
@@ -68,9 +69,18 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
     expect(await blobFiles()).toEqual([artifactId]);
   });
 
-  it('purges content and bytes; the ledger keeps who, when, why and the content hash', async () => {
-    const f = await s.call('forget', { ids: [entryId, artifactId], reason: 'contains a password' });
-    expect(f.structured).toEqual({ forgotten: [entryId, artifactId], not_found: [] });
+  it('purges content, bytes and all derived from them; the ledger keeps who, when, why and the content hash', async () => {
+    // an entry alone in its project: its project row goes with it
+    const lone = (
+      (await s.call('remember', { content: 'zyxquartz lives only here', project: '/srv/lonely-project' })).structured
+        .entry as { id: string }
+    ).id;
+    const f = await s.call('forget', { ids: [entryId, artifactId, lone], reason: 'contains a password' });
+    expect(f.structured).toEqual({
+      forgotten: expect.arrayContaining([entryId, lone, artifactId]),
+      not_found: [],
+    });
+    expect(f.structured.forgotten).toHaveLength(3);
     expect(await blobFiles()).toEqual([]);
     expect((await s.call('artifact_get', { id: artifactId })).text).toMatch(/not found/);
 
@@ -87,19 +97,26 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
 
     let rows: { t: string; row: string }[];
     if (t.pg) {
-      rows = await t.pg.query<{ t: string; row: string }>(DUMP);
+      const tables = (await t.pg.query<{ t: string }>(TABLES)).map((r) => r.t);
+      rows = await t.pg.query<{ t: string; row: string }>(dumpOf(tables));
     } else {
       await s.close();
       await t.stop();
       const inspect = await PGlite.create(join(t.dataDir, 'db'));
-      rows = (await inspect.query<{ t: string; row: string }>(DUMP)).rows;
+      const tables = (await inspect.query<{ t: string }>(TABLES)).rows.map((r) => r.t);
+      rows = (await inspect.query<{ t: string; row: string }>(dumpOf(tables))).rows;
       await inspect.close();
     }
     expect(rows.filter((r) => r.t === 'ledger').length).toBeGreaterThanOrEqual(4);
+    expect(rows.some((r) => r.t === 'term_stats')).toBe(true); // the statistics were read too
     for (const r of rows) {
       expect(r.row).not.toContain(CONTENT);
       expect(r.row).not.toContain(BYTES);
       expect(r.row).not.toContain('secret.txt');
+      // no word of the forgotten entries (recall's statistics, postings) and no project only they were in
+      expect(r.row).not.toContain('hunter2');
+      expect(r.row).not.toContain('zyxquartz');
+      if (r.t !== 'ledger') expect(r.row).not.toContain('lonely-project');
     }
     expect(rows.some((r) => r.row.includes(entryId))).toBe(true); // only in the ledger
     expect(rows.filter((r) => r.row.includes(entryId)).every((r) => r.t === 'ledger')).toBe(true);

@@ -162,6 +162,8 @@ describe.each(TARGETS)('limits on %s', (db) => {
     expect((await call(key, 'forget', { id: firstId, reason: 'room' })).status).toBe(200);
     const again = await call(key, 'remember', { content: 'b'.repeat(60) });
     expect(again.status).toBe(200);
+    // metadata counts toward the quota as content does (1 + 53 bytes more than the 40 left)
+    expect((await call(key, 'remember', { content: 'x', metadata: { k: 'v'.repeat(45) } })).status).toBe(429);
     const usage = (await admin('GET', `/orgs/${orgId}/usage?days=0`)).json.usage;
     expect(usage).toMatchObject({ stored_bytes: 60, stored_bytes_limit: 100 });
     expect(usage).not.toHaveProperty('days');
@@ -172,10 +174,27 @@ describe.each(TARGETS)('limits on %s', (db) => {
     const s = await connect('v2', t.mcpUrl, { key, agent: 'sizer' });
     const long = await s.call('remember', { content: 'é'.repeat(101) });
     expect(long.isError).toBe(true);
-    expect(long.text).toMatch(/101 characters is more than the 100 characters an entry may hold on plan "tiny-items"/);
+    expect(long.text).toMatch(
+      /holds 101 characters \(content, title, rationale, source, tags, metadata and steps together\), more than the 100 characters an entry may hold on plan "tiny-items"/,
+    );
     expect((await s.call('remember', { content: 'é'.repeat(100) })).isError).toBe(false);
     const plan = await s.call('plan', { title: 'x'.repeat(120) });
     expect(plan.isError).toBe(true);
+    // every field counts, not the content alone: a rationale, tags and metadata; a plan's steps
+    const events = (await ledgerOf(orgId)).events;
+    const why = await s.call('decide', { content: 'd'.repeat(50), rationale: 'r'.repeat(60) });
+    expect(why.isError).toBe(true);
+    expect(why.text).toMatch(/holds 110 characters/);
+    const tagged = await s.call('remember', { content: 'm'.repeat(40), tags: ['t'.repeat(30), 'u'.repeat(30)] });
+    expect(tagged.isError).toBe(true);
+    const meta = await s.call('remember', { content: 'short', metadata: { note: 'n'.repeat(100) } });
+    expect(meta.isError).toBe(true);
+    const steps = await s.call('plan', {
+      title: 'ship it',
+      steps: Array.from({ length: 6 }, (_, i) => ({ text: `step ${i} of the release` })),
+    });
+    expect(steps.isError).toBe(true);
+    expect((await ledgerOf(orgId)).events).toBe(events);
     const artifact = await s.call('artifact_put', { name: 'eleven.bin', content: '12345678901' });
     expect(artifact.isError).toBe(true);
     expect(artifact.text).toMatch(/11 bytes; plan "tiny-items" allows at most 10 bytes/);

@@ -38,7 +38,8 @@ export interface TestServer {
   /** Superuser access to the Postgres test database (undefined on PGlite). */
   pg: TestDatabase | undefined;
   createOrg(name: string): Promise<{ orgId: string; key: string; keyId: string }>;
-  createKey(orgId: string, name?: string): Promise<{ key: string; keyId: string }>;
+  /** `agent`: bind the key to that agent. */
+  createKey(orgId: string, name?: string, agent?: string): Promise<{ key: string; keyId: string }>;
   revokeKey(keyId: string): Promise<void>;
   /** Stops the service but keeps its data (PGlite data can then be opened directly). */
   stop(): Promise<void>;
@@ -74,8 +75,8 @@ export async function startTestServer(
       const r = await ops.createOrg(name);
       return { orgId: r.org.id, key: r.key.secret, keyId: r.key.id };
     },
-    async createKey(orgId, name = 'test key') {
-      const r = await ops.createKey(orgId, name);
+    async createKey(orgId, name = 'test key', agent) {
+      const r = await ops.createKey(orgId, name, agent ?? null);
       return { key: r.key.secret, keyId: r.key.id };
     },
     async revokeKey(keyId) {

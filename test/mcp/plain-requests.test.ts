@@ -38,7 +38,7 @@ describe('plain requests answered without the SDK', () => {
       body: text,
     });
     const exchange: Exchange = {
-      caller: { keyHash, agent: 'tester', agentIsDefault: false, projectHeader: '/srv/plain' },
+      caller: { keyHash, agent: 'tester', agentSource: 'header', projectHeader: '/srv/plain' },
     };
     const res = await endpoints[which](request, body, exchange);
     // every call counts against the month's quota: the one thing two answers in a row differ in

@@ -6,7 +6,8 @@
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { newKey } from '../../auth/keys';
-import { NotFound } from '../../domain/errors';
+import { agentName } from '../../domain/agents';
+import { Invalid, NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
 import type { ApiKeyInfo } from '../../domain/types';
@@ -34,9 +35,17 @@ export function keysPage({ store, publicUrl }: DashboardDeps) {
   app.get('/settings/keys', signedIn(), (c) => show(c));
 
   app.post('/settings/keys', signedIn(), async (c) => {
-    const name = (await formOf(c))('name').trim();
+    const form = await formOf(c);
+    const name = form('name').trim();
     if (!name || name.length > 100) return show(c, { error: 'Name the key (up to 100 characters).' }, 422);
-    const { secret, key } = await newKey(name);
+    let agent: string | null;
+    try {
+      agent = agentName(form('agent'), 'agent');
+    } catch (err) {
+      if (!(err instanceof Invalid)) throw err;
+      return show(c, { error: `The agent to bind the key to ${err.reason}.` }, 422);
+    }
+    const { secret, key } = await newKey(name, agent);
     const info = await store.dashboard.createKey(c.get('tokenHash'), key);
     return c.html(
       <KeyCreated
@@ -70,11 +79,17 @@ function Keys(p: { nonce: string; session: DashboardSession; keys: ApiKeyInfo[];
     <Page title="Settings, API keys" nonce={p.nonce} session={p.session}>
       <Notice text={p.notice} />
       <ErrorLine error={p.error} />
-      <p>An API key lets agents of this org call Cairn over MCP. Keys are org-wide; a revoked key is refused.</p>
+      <p>
+        An API key lets agents of this org call Cairn over MCP; a revoked key is refused. A key bound to an agent acts
+        as that agent only: its writes are attributed to it, its private notes are its own, and it cannot name another
+        agent in <code>X-Svc-Agent</code>. An unbound key acts as whichever agent the header names.
+      </p>
       <form method="post" action="/dashboard/settings/keys">
         <input type="hidden" name="_csrf" value={p.session.csrf} />
         <label for="name">Name of a new key</label>
         <input id="name" name="name" type="text" required maxlength={100} placeholder="e.g. build agents" />
+        <label for="agent">Bind to agent (optional)</label>
+        <input id="agent" name="agent" type="text" maxlength={128} placeholder="e.g. reviewer; empty: any agent" />
         <p>
           <button type="submit">Create key</button>
         </p>
@@ -85,6 +100,7 @@ function Keys(p: { nonce: string; session: DashboardSession; keys: ApiKeyInfo[];
         columns={[
           { label: 'Name', cell: (k) => k.name },
           { label: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
+          { label: 'Agent', cell: (k) => (k.agent ? `bound to ${k.agent}` : 'any (X-Svc-Agent)') },
           { label: 'Created by', cell: (k) => k.created_by },
           { label: 'Created', cell: (k) => when(k.created_at) },
           { label: 'Last used', cell: (k) => when(k.last_used_at) },
@@ -114,7 +130,11 @@ function KeyCreated(p: {
   const config = JSON.stringify(
     {
       mcpServers: {
-        cairn: { type: 'http', url: p.mcpUrl, headers: { 'X-Svc-Key': p.secret, 'X-Svc-Agent': 'my-agent' } },
+        cairn: {
+          type: 'http',
+          url: p.mcpUrl,
+          headers: { 'X-Svc-Key': p.secret, ...(p.apiKey.agent ? {} : { 'X-Svc-Agent': 'my-agent' }) },
+        },
       },
     },
     null,
@@ -132,10 +152,18 @@ function KeyCreated(p: {
         </button>
       </p>
       <h2>Client configuration</h2>
-      <p>
-        Give each agent its own name in <code>X-Svc-Agent</code>; add <code>X-Svc-Project</code> with a git remote URL
-        or an absolute path to scope its memory to a project.
-      </p>
+      {p.apiKey.agent ? (
+        <p>
+          This key is bound to agent <strong>{p.apiKey.agent}</strong>: every call with it acts as that agent, without
+          an <code>X-Svc-Agent</code> header. Add <code>X-Svc-Project</code> with a git remote URL or an absolute path
+          to scope its memory to a project.
+        </p>
+      ) : (
+        <p>
+          Give each agent its own name in <code>X-Svc-Agent</code>; add <code>X-Svc-Project</code> with a git remote URL
+          or an absolute path to scope its memory to a project.
+        </p>
+      )}
       <pre id="config">{config}</pre>
       <p>
         <button type="button" data-copy="config">

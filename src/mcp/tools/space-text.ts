@@ -5,7 +5,7 @@ import { summarise } from '../../domain/summary';
 export interface SpaceView extends SpaceFound {
   view: string;
   project: string | null;
-  caller: { agent: string; is_default: boolean };
+  caller: { agent: string; is_default: boolean; verified: boolean };
 }
 
 /** A time as the text gives it: UTC to the minute (the ledger's seq orders events exactly). */
@@ -17,16 +17,20 @@ const RECENT = 5;
 export function spaceText(r: SpaceView): string {
   const who = r.caller.is_default
     ? `You are the shared default agent "${r.caller.agent}"; send X-Svc-Agent so writes are attributed to you.`
-    : `You are agent "${r.caller.agent}".`;
+    : `You are agent "${r.caller.agent}"${r.caller.verified ? ' (your credential says so)' : ''}.`;
   switch (r.view) {
     case 'history':
       return historyText(r.history);
     case 'ledger': {
       const events = r.events ?? [];
       if (!events.length) return `${who}\nNo ledger events match.`;
+      // "(verified)": the agent came from the credential (a bound key), not from a header
       return [
         who,
-        ...events.map((e) => `#${e.seq} ${when(e.at)} ${e.agent} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`),
+        ...events.map(
+          (e) =>
+            `#${e.seq} ${when(e.at)} ${e.agent}${e.verified ? ' (verified)' : ''} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`,
+        ),
       ].join('\n');
     }
     case 'projects': {

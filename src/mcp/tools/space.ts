@@ -13,7 +13,7 @@ export const space = defineTool({
   input: spaceInput,
   output: z.object({
     view: z.enum(SPACE_VIEWS),
-    caller: z.object({ agent: z.string(), is_default: z.boolean() }),
+    caller: z.object({ agent: z.string(), is_default: z.boolean(), verified: z.boolean() }),
     ...projectOut,
     ...spaceFound.shape,
   }),
@@ -24,12 +24,17 @@ export const space = defineTool({
     const early = projectFields(ctx.project, ctx.project.canonical).notice;
     const reserve = input.view === 'brief' && early ? early.length + 7 : 0;
     const r = await ctx.service.space(ctx.who, { ...args, budget_chars: args.budget_chars - reserve });
-    const caller = { agent: ctx.caller.agent, is_default: ctx.caller.agentIsDefault };
+    // the agent as the database resolved it: a key bound to an agent acts as that agent
+    const caller = {
+      agent: r.caller.agent,
+      is_default: ctx.caller.agentSource === 'default' && !r.caller.verified,
+      verified: r.caller.verified,
+    };
     const read = input.view === 'overview' || input.view === 'brief';
     const p = projectFields(ctx.project, read ? (r.project ?? null) : ctx.project.canonical, read);
     // a brief says itself when the project has no entries yet; only the unrecognised one is added
     const notice = input.view === 'brief' ? early : p.notice;
-    const { brief, ...found } = r;
+    const { brief, caller: _caller, ...found } = r;
     const recognised = input.view === 'overview' ? { project_recognised: ctx.project.recognised } : {};
     const view = { view: input.view, caller, ...found, ...recognised, ...p };
     if (!brief) return { structured: view, text: withNotice(spaceText(view), notice) };

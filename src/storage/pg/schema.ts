@@ -109,6 +109,8 @@ export const apiKeys = pgTable(
     /** First characters of the secret, for recognising a key in a list. */
     prefix: text('prefix').notNull(),
     name: text('name').notNull(),
+    /** The agent the key is bound to: it acts as that agent only (contract §5); null: any, by header. */
+    agent: text('agent'),
     createdBy: text('created_by').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
     lastUsedAt: at('last_used_at'),
@@ -255,6 +257,8 @@ export const ledger = pgTable(
     project: text('project'),
     contentSha256: text('content_sha256'),
     reason: text('reason'),
+    /** The agent came from the credential (a bound key, an OAuth client without X-Svc-Agent), not a header. */
+    verified: boolean('verified').notNull().default(false),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },

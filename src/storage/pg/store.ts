@@ -237,8 +237,10 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
   return {
     dashboard,
     oauth,
-    call<Op extends StoreOp>(op: Op, who: CallIdentity, args: StoreOps[Op]['args']) {
+    call<Op extends StoreOp>(op: Op, who: CallIdentity, input: StoreOps[Op]['args']) {
       type Result = StoreOps[Op]['result'];
+      // where the agent came from: cairn_agent holds a key bound to an agent to it
+      const args = who.agentSource ? { ...input, agent_source: who.agentSource } : input;
       const { embedding, embedding_model, ...rest } = args as StoreOps[Op]['args'] & EmbeddingArgs;
       // cairn_meter counts the call and checks its limits at the end of the same statement
       if ((op === 'write' || op === 'plan') && typeof embedding === 'string') {
@@ -253,7 +255,9 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     },
 
     whoami(keyHash) {
-      return one<{ org_id: string }>(sql`SELECT cairn_meter('request', cairn_whoami(${keyHash})) AS r`);
+      return one<{ org_id: string; bound_agent: string | null }>(
+        sql`SELECT cairn_meter('request', cairn_whoami(${keyHash})) AS r`,
+      );
     },
     authFailure(bucket, limit, windowSeconds) {
       return one<FailureCount>(sql`SELECT cairn_auth_failure(${bucket}, ${limit}, ${windowSeconds}) AS r`);
