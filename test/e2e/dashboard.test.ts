@@ -62,6 +62,20 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await call()).status).toBe(401);
     expect((await b.get('/dashboard/settings/keys')).html).toMatch(/revoked \d{4}-\d\d-\d\d/);
     await agent.close().catch(() => {});
+
+    // a key bound to an agent: no X-Svc-Agent in its configuration, that agent without one
+    const bound = await b.post('/dashboard/settings/keys', { name: 'reviewer key', agent: 'reviewer' });
+    expect(bound.html).toContain('This key is bound to agent <strong>reviewer</strong>');
+    expect(bound.html).not.toContain('X-Svc-Agent&quot;');
+    const boundSecret = secretIn(bound.html);
+    const reviewer = await connect('v2', t.mcpUrl, { key: boundSecret });
+    const wrote = await reviewer.call('remember', { content: 'reviewed by the bound key' });
+    expect((wrote.structured.entry as { agent: string }).agent).toBe('reviewer');
+    await reviewer.close();
+    expect((await b.get('/dashboard/settings/keys')).html).toContain('bound to reviewer');
+    const badAgent = await b.post('/dashboard/settings/keys', { name: 'bad', agent: 'a\u0001b' });
+    expect(badAgent.status).toBe(422);
+    expect(badAgent.html).toContain('The agent to bind the key to must be printable characters only.');
   });
 
   it('refuses a form without its token or from another site, and changes nothing', async () => {
