@@ -5,7 +5,7 @@
  */
 import { type Context, Hono } from 'hono';
 import { SCOPE } from '../auth/oauth-tokens';
-import { Forbidden } from '../domain/errors';
+import { Forbidden, TooManyRequests } from '../domain/errors';
 import type { Store } from '../domain/ports';
 import type { createMcpEndpoint, Exchange } from '../mcp/server';
 import type { Caller } from '../mcp/tool';
@@ -59,7 +59,10 @@ export function mcpRoutes(deps: McpRouteDeps) {
     if (!isToolCall(body)) boundTo(await store.whoami(caller.keyHash), caller);
     const exchange: Exchange = { caller };
     const response = await endpoint(c.req.raw, body, exchange);
-    if (exchange.failure) throw exchange.failure;
+    // a limit reached inside a batch (2025-03-26) is that call's answer: the calls before it are
+    // done and answered, so the batch is not turned into one 429 that would hide them
+    const batchLimit = Array.isArray(body) && exchange.failure instanceof TooManyRequests;
+    if (exchange.failure && !batchLimit) throw exchange.failure;
     return response;
   });
 
@@ -89,11 +92,8 @@ function boundTo(key: { bound_agent: string | null }, caller: Caller): void {
   }
 }
 
+/** A tool call, or a batch (2025-03-26) of nothing else: each call authenticates and is metered in its own statement. */
 function isToolCall(body: unknown): boolean {
-  return (
-    typeof body === 'object' &&
-    body !== null &&
-    !Array.isArray(body) &&
-    (body as { method?: unknown }).method === 'tools/call'
-  );
+  if (Array.isArray(body)) return body.length > 0 && body.every(isToolCall);
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
 }

@@ -2,7 +2,8 @@
  * Whether an IP address is on the public internet: fetching a client's metadata document must
  * never reach the service's own machine or network (SSRF). Refused: unspecified, loopback,
  * private, shared (CGNAT), link-local, documentation, benchmarking, multicast and reserved ranges,
- * IPv6 unique-local and link-local, and IPv4 addresses mapped or translated into IPv6.
+ * IPv6 unique-local, site-local and link-local, and IPv4 addresses mapped, compatible, translated
+ * or tunnelled (6to4, Teredo) into IPv6 unless the IPv4 address inside is public.
  */
 const V4_BLOCKED: [number, number][] = [
   [0x00000000, 8], // 0.0.0.0/8
@@ -64,10 +65,15 @@ export function isPublicAddress(ip: string): boolean {
   const [a = 0, b = 0] = g;
   const embedded = (((g[6] ?? 0) << 16) | (g[7] ?? 0)) >>> 0;
   if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4Public(embedded); // ::ffff:a.b.c.d
+  if (g.slice(0, 6).every((x) => x === 0)) return false; // ::/96: ::, ::1 and IPv4-compatible ::a.b.c.d
+  if (g.slice(0, 4).every((x) => x === 0) && g[4] === 0xffff && g[5] === 0) return false; // translated ::ffff:0:a.b.c.d
+  if (a === 0x64 && b === 0xff9b && g[2] === 1) return false; // local-use NAT64 64:ff9b:1::/48
   if (a === 0x64 && b === 0xff9b) return v4Public(embedded); // NAT64
-  if (g.slice(0, 7).every((x) => x === 0)) return false; // :: and ::1
+  if (a === 0x2002) return v4Public(((b << 16) | (g[2] ?? 0)) >>> 0); // 6to4 2002:a.b.c.d::/48
+  if (a === 0x2001 && b === 0) return false; // Teredo 2001::/32 (an IPv4 server and client inside)
   if ((a & 0xfe00) === 0xfc00) return false; // unique local fc00::/7
   if ((a & 0xffc0) === 0xfe80) return false; // link-local fe80::/10
+  if ((a & 0xffc0) === 0xfec0) return false; // site-local fec0::/10 (deprecated, still routed inside)
   if ((a & 0xff00) === 0xff00) return false; // multicast
   if (a === 0x2001 && b === 0x0db8) return false; // documentation
   if (a === 0x0100 && g.slice(1, 4).every((x) => x === 0)) return false; // discard 100::/64

@@ -206,6 +206,23 @@ describe.each(TARGETS)('limits on %s', (db) => {
     await s.close();
   });
 
+  it('answers every call of a batch that reaches the rate, each metered on its own', async () => {
+    const { orgId, key } = await orgOnPlan('three-a-minute', { requests_per_minute: 3 });
+    const events = (await ledgerOf(orgId)).events;
+    const batch = [1, 2, 3, 4, 5].map((i) => toolCall('remember', { content: `batched memory ${i}` }, i));
+    const r = await rawPost(t.mcpUrl, batch, {
+      ...headersFor({ key, agent: 'batcher' }),
+      'mcp-protocol-version': '2025-03-26',
+    });
+    expect(r.status).toBe(200);
+    const answers = (await r.json()) as { id: number; result: { isError?: boolean; content: { text: string }[] } }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4, 5]);
+    const refused = answers.filter((a) => a.result.isError);
+    expect(answers.length - refused.length).toBe(3);
+    for (const a of refused) expect(a.result.content[0]?.text).toMatch(/Rate limit reached/);
+    expect((await ledgerOf(orgId)).events).toBe((events as number) + 3);
+  });
+
   it('shows the plan and its use in space, and an org off its plan is unlimited again', async () => {
     const { orgId, key } = await orgOnPlan('shown', { requests_per_minute: 1000, tool_calls_per_month: 50 });
     const s = await connect('v2-modern', t.mcpUrl, { key, agent: 'looker' });

@@ -35,12 +35,24 @@ describe('addresses a metadata document is never fetched from', () => {
     '::ffff:7f00:1',
     '64:ff9b::a00:1',
     '2001:db8::1',
+    // forms a red-team pass got through: IPv4-compatible, translated, site-local, 6to4, Teredo
+    '[::127.0.0.1]',
+    '::7f00:1',
+    '[::ffff:0:7f00:1]',
+    '[fec0::1]',
+    '[2002:7f00:1::]',
+    '2002:a00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '64:ff9b:1::a00:1',
   ])('refuses %s', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (ip) => {
-    expect(isPublicAddress(ip)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1'])(
+    'allows %s',
+    (ip) => {
+      expect(isPublicAddress(ip)).toBe(true);
+    },
+  );
 
   it('refuses client_id URLs that are not https, have no path, or name a local host', () => {
     expect(metadataUrlProblem('http://agent.example/client.json')).toMatch(/must be https/);

@@ -298,10 +298,13 @@ export function mapDbError(err: unknown): Error {
       return new Invalid('id', 'not a valid id');
   }
   if (!e?.code || /^(08|57P|53)/.test(e.code)) return new Unavailable();
-  return err instanceof Error ? err : new Error(String(err));
+  // what gets logged: never the statement's parameters (keys, emails, password hashes), which the
+  // driver's error carries, nor values the database quotes in its message or detail
+  const where = e.where?.split('\n').find((line) => line.startsWith('PL/pgSQL function'));
+  return new Error(`database error ${e.code}: ${e.message.replace(/"[^"]*"/g, '"…"')}${where ? ` (${where})` : ''}`);
 }
 
-function findPgError(err: unknown): { code?: string; message: string; detail?: string } | undefined {
+function findPgError(err: unknown): { code?: string; message: string; detail?: string; where?: string } | undefined {
   let cur: unknown = err;
   for (let depth = 0; cur && depth < 5; depth++) {
     const c = cur as { code?: unknown; message?: unknown; detail?: unknown; cause?: unknown };
@@ -310,6 +313,7 @@ function findPgError(err: unknown): { code?: string; message: string; detail?: s
         code: c.code,
         message: String(c.message ?? ''),
         detail: typeof c.detail === 'string' ? c.detail : undefined,
+        where: typeof (c as { where?: unknown }).where === 'string' ? (c as { where: string }).where : undefined,
       };
     }
     cur = c.cause;
