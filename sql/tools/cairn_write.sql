@@ -47,8 +47,26 @@ BEGIN
         v_supersedes, v_old.kind USING ERRCODE = 'CN422';
     END IF;
     IF v_old.superseded_by IS NOT NULL THEN
-      RAISE EXCEPTION 'supersedes: % is already superseded by %; supersede that one instead',
-        v_supersedes, v_old.superseded_by USING ERRCODE = 'CN409';
+      -- the replacement's id only when the caller may read it
+      IF EXISTS (SELECT 1 FROM entries r WHERE r.org_id = v_org AND r.id = v_old.superseded_by
+          AND (r.scope <> 'agent' OR r.agent = p_agent)) THEN
+        RAISE EXCEPTION 'supersedes: % is already superseded by %; supersede that one instead',
+          v_supersedes, v_old.superseded_by USING ERRCODE = 'CN409';
+      END IF;
+      RAISE EXCEPTION 'supersedes: % is already superseded; recall the current entry and supersede that one',
+        v_supersedes USING ERRCODE = 'CN409';
+    END IF;
+    -- a replacement is read by everyone who read what it replaces: a private note would hide a
+    -- shared entry from all but its writer, an entry of another project from that project
+    IF (v_old.scope <> 'agent' AND v_scope = 'agent')
+        OR (v_old.scope = 'org' AND v_scope <> 'org')
+        OR (v_old.scope = 'project' AND v_scope = 'project' AND v_old.project IS DISTINCT FROM v_proj) THEN
+      RAISE EXCEPTION 'supersedes: % is read by % and its replacement would be read by %: write the replacement with scope %',
+        v_supersedes,
+        CASE v_old.scope WHEN 'org' THEN 'the whole org' ELSE 'everyone in project ' || v_old.project END,
+        CASE v_scope WHEN 'agent' THEN 'you alone' ELSE 'project ' || coalesce(v_proj, '(none)') END,
+        CASE v_old.scope WHEN 'org' THEN 'org' ELSE 'project (in ' || v_old.project || ') or org' END
+        USING ERRCODE = 'CN422';
     END IF;
   END IF;
   INSERT INTO entries (id, org_id, kind, content, content_sha256, rationale, source, tags, scope,
