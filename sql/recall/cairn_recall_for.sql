@@ -1,11 +1,14 @@
 -- The ranking for a reader of an org (an agent through cairn_recall, the dashboard through
 -- cairn_dash_recall). Generic plans: the ranking statements take milliseconds to plan, longer than
 -- they run; each is written so that one plan fits every call (index walks bounded by LIMIT,
--- lookups by key).
+-- lookups by key). JIT compilation is off: the generic plans' estimates of a large org's bounded
+-- walks pass jit_above_cost, and compiling them cost 30–70 ms a call at 1M entries, against 2–4 ms
+-- of work (every tool function sets the same).
 CREATE OR REPLACE FUNCTION public.cairn_recall_for(p_org uuid, p_agent text, p_project text, p_args jsonb)
  RETURNS json
  LANGUAGE plpgsql
  SET plan_cache_mode TO 'force_generic_plan'
+ SET jit TO 'off'
 AS $function$
 DECLARE
   v_org uuid := p_org;

@@ -5,43 +5,63 @@
 --   decisions    decisions
 --   conventions  memories and the caller's notes tagged or worded as a rule
 --   failures     observations of the last 30 days tagged or worded as a failure
--- Each kind is read newest first on entries_org_kind_created_idx, so the cost does not grow with
--- the org.
+-- (cairn_brief_cue). Each kind is read newest first, straight off a partial index of the entries
+-- that qualify: the shared ones of each project the read sees (entries_brief_project_idx), or of
+-- the whole org for an org read (entries_brief_shared_idx), and the caller's own private ones
+-- (entries_brief_private_idx). So a brief reads at most a few times p_per entries, whatever the
+-- org's size and however few of its entries qualify.
 CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET jit TO 'off'
 AS $function$
-  SELECT coalesce(jsonb_agg(jsonb_build_object('section', c.section, 'entry', c.entry)
-    ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
-  FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
-  CROSS JOIN LATERAL (
-    SELECT e.created_at, e.id, cairn_entry_json(e) AS entry,
-      CASE e.kind
-        WHEN 'plan' THEN CASE WHEN e.status = 'active' AND e.updated_at < now() - interval '14 days'
+  SELECT coalesce(jsonb_agg(jsonb_build_object('section',
+      CASE (c.row).kind
+        WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
           THEN 'stale' ELSE 'plans' END
         WHEN 'decision' THEN 'decisions'
         WHEN 'observation' THEN 'failures'
         ELSE 'conventions'
-      END AS section
-    FROM entries e
-    WHERE e.org_id = p_org AND e.kind = k.kind AND e.superseded_by IS NULL
-      AND (e.expires_at IS NULL OR e.expires_at > now())
-      AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
-      AND CASE e.kind
-        WHEN 'plan' THEN e.status IN ('active', 'draft')
-        WHEN 'decision' THEN true
-        WHEN 'observation' THEN e.created_at >= now() - interval '30 days'
-          AND (e.tags && ARRAY['incident', 'bug', 'failure', 'outage', 'regression', 'flaky', 'error']
-            OR e.content ~* ('\m(fail|fails|failed|failing|failure|errors?|exception|broke|broken|'
-              'crash|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regression|'
-              'incident|outage|oom|oomkilled|panic|deadlock|5\d\d)\M'))
-        ELSE e.tags && ARRAY['convention', 'conventions', 'style', 'guideline', 'guidelines', 'howto',
-            'how-to', 'rule', 'rules', 'policy', 'process', 'workflow', 'gotcha', 'gotchas']
-          OR e.content ~* ('\m(always|never|must|should|shouldn''t|don''t|do not|avoid|prefer|'
-            'convention|required|requires|make sure|instead of|only)\M')
-      END
-    ORDER BY e.created_at DESC, e.id DESC
+      END, 'entry', cairn_entry_json(c.row))
+    ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
+  FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
+  CROSS JOIN LATERAL (
+    SELECT u.row, u.created_at, u.id FROM (
+      -- shared entries of the read's project and the org-wide ones
+      (SELECT y.row, y.created_at, y.id
+       FROM unnest(CASE WHEN p_scope <> 'project' THEN '{}'::text[]
+                        WHEN p_proj IS NULL THEN ARRAY['']
+                        ELSE ARRAY[p_proj, ''] END) AS pr(project)
+       CROSS JOIN LATERAL (
+         SELECT e AS row, e.created_at, e.id FROM entries e
+         WHERE e.org_id = p_org AND e.kind = k.kind AND e.project_key = pr.project
+           AND e.scope <> 'agent' AND e.superseded_by IS NULL
+           AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
+           AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
+           AND (e.expires_at IS NULL OR e.expires_at > now())
+         ORDER BY e.created_at DESC LIMIT p_per) y)
+      UNION ALL
+      -- an org read: the shared entries of every project
+      (SELECT e AS row, e.created_at, e.id FROM entries e
+       WHERE p_scope = 'org' AND e.org_id = p_org AND e.kind = k.kind
+         AND e.scope <> 'agent' AND e.superseded_by IS NULL
+         AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
+         AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
+         AND (e.expires_at IS NULL OR e.expires_at > now())
+       ORDER BY e.created_at DESC LIMIT p_per)
+      UNION ALL
+      -- the caller's own private entries the read sees
+      (SELECT e AS row, e.created_at, e.id FROM entries e
+       WHERE e.org_id = p_org AND e.agent = p_agent AND e.kind = k.kind
+         AND e.scope = 'agent' AND e.superseded_by IS NULL
+         AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
+         AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
+         AND (e.expires_at IS NULL OR e.expires_at > now())
+         AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
+       ORDER BY e.created_at DESC LIMIT p_per)
+    ) u
+    ORDER BY u.created_at DESC, u.id DESC
     LIMIT p_per
   ) c
 $function$;

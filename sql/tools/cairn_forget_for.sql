@@ -12,6 +12,7 @@ DECLARE
   v_done uuid[] := '{}';
   v_blobs text[] := '{}';
   v_projects text[] := '{}';
+  v_restored uuid[] := '{}';
   r record;
 BEGIN
   IF EXISTS (SELECT 1 FROM object_ids o WHERE o.id = ANY(v_ids)
@@ -22,13 +23,16 @@ BEGIN
   END IF;
   FOR r IN DELETE FROM entries WHERE org_id = v_org AND id = ANY(v_ids)
       AND (scope <> 'agent' OR agent = p_reader)
-      RETURNING id, project, content_sha256 LOOP
+      RETURNING id, project, content_sha256, supersedes LOOP
     v_done := v_done || r.id;
     v_projects := v_projects || r.project;
+    v_restored := v_restored || r.supersedes;
     PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.content_sha256, v_reason);
   END LOOP;
+  -- what a forgotten entry replaced is current again: found by its id (the forgotten entry's
+  -- supersedes), not by a search of the org's entries for the link back
   UPDATE entries SET superseded_by = NULL, updated_at = now()
-    WHERE org_id = v_org AND superseded_by = ANY(v_done);
+    WHERE org_id = v_org AND id = ANY(v_restored) AND superseded_by = ANY(v_done);
   FOR r IN DELETE FROM artifacts WHERE org_id = v_org AND id = ANY(v_ids)
       AND (scope <> 'agent' OR agent = p_reader)
       RETURNING id, project, sha256, blob_key LOOP
@@ -43,7 +47,7 @@ BEGIN
   -- the rows of projects no entry or artifact is in any more
   DELETE FROM scope_counts WHERE org_id = v_org AND n <= 0;
   DELETE FROM projects p WHERE p.org_id = v_org AND p.canonical = ANY(v_projects)
-    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.project = p.canonical)
+    AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.project_key = p.canonical)
     AND NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = v_org AND a.project = p.canonical);
   RETURN jsonb_build_object(
     'forgotten', to_jsonb(v_done),

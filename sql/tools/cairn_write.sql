@@ -3,6 +3,7 @@
 CREATE OR REPLACE FUNCTION public.cairn_write(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET jit TO 'off'
 AS $function$
 DECLARE
   v_org uuid := cairn_auth(p_key_hash);
