@@ -18,6 +18,8 @@
  *   --only recall,space,plan        tools (or tool.variant) to measure; the floor always
  *   --org-writes 16,64              concurrencies of the one-org write test ('' to skip); --org-seconds 10
  *   --reload                        load the size's template again even if its manifest matches
+ *   --upgrade                       migrate a template of an earlier schema in place (as a release
+ *                                   upgrades an installed database) instead of loading it again
  *   --lanes 2                       writers side by side while loading a template
  *   --wait-tests 180                most seconds to wait before a cell while tests (vitest) run
  *   --no-md                         do not write BENCHMARKS.md
@@ -91,7 +93,13 @@ async function entriesNow(url: string, secret: string): Promise<number> {
 }
 
 async function benchOne(db: Db, size: number, corpus: ReturnType<typeof readCorpus>, runTag: string) {
-  const prepared = await prepare(db, size, { reload: 'reload' in args, lanes: LANES, corpus, log });
+  const prepared = await prepare(db, size, {
+    reload: 'reload' in args,
+    upgrade: 'upgrade' in args,
+    lanes: LANES,
+    corpus,
+    log,
+  });
   const port = 18_000 + Math.floor(Math.random() * 1000);
   const floor = await startFloor(prepared, port);
   const server = await startCairn(prepared, port + 1);
@@ -179,7 +187,13 @@ async function main() {
   for (const db of DBS) {
     for (const size of db === 'postgres' ? SIZES : EMBEDDED_SIZES) {
       if ('load-only' in args) {
-        await ensureTemplate(db, size, { reload: 'reload' in args, lanes: LANES, corpus, log });
+        await ensureTemplate(db, size, {
+          reload: 'reload' in args,
+          upgrade: 'upgrade' in args,
+          lanes: LANES,
+          corpus,
+          log,
+        });
         continue;
       }
       const r = await benchOne(db, size, corpus, runTag);

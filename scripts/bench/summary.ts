@@ -33,7 +33,7 @@ export function benchMarkdown(info: Info, runs: RunInfo[], cells: Cell[], org: O
   for (const r of runs) {
     const m = r.manifest;
     out.push(
-      `- ${r.db} ${sizeName(r.size)}: template loaded ${m.loadedAt.slice(0, 16).replace('T', ' ')} through the write path, ${m.written} entries (${m.refused} refused) in ${Math.round(m.seconds)} s (${Math.round(m.written / m.seconds)} writes/s, ${m.lanes} lanes)${r.reused ? ', reused' : ''}; ${r.entriesAtEnd} entries in the org at the end of the run.`,
+      `- ${r.db} ${sizeName(r.size)}: template loaded ${m.loadedAt.slice(0, 16).replace('T', ' ')} through the write path, ${m.written} entries (${m.refused} refused) in ${Math.round(m.seconds)} s (${Math.round(m.written / m.seconds)} writes/s, ${m.lanes} lanes)${m.upgradedAt ? `, upgraded in place to this revision's schema ${m.upgradedAt.slice(0, 16).replace('T', ' ')} (its migrations, as a release upgrades an installed database)` : ''}${r.reused ? ', reused' : ''}; ${r.entriesAtEnd} entries in the org at the end of the run.`,
     );
   }
   const sizes = new Map<Db, number[]>();
