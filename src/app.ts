@@ -48,6 +48,8 @@ export function createApp(deps: Deps) {
   });
 
   const failures = failureLimiter(store, config.authFailureLimit);
+  /** Sign-ups and OAuth client registrations, every one counted per address. */
+  const creations = failureLimiter(store, config.creationLimit);
   /** The proxy's header when configured (its last address: the one the proxy itself saw), else the runtime's. */
   const addressOf = (c: Context) => {
     const header = config.clientAddressHeader ? c.req.header(config.clientAddressHeader) : undefined;
@@ -75,6 +77,8 @@ export function createApp(deps: Deps) {
     store,
     publicUrl,
     fetchMetadata: deps.fetchMetadata ?? webMetadataFetch,
+    creations,
+    addressOf,
     ...config.oauth,
   };
   app.route(
@@ -91,7 +95,7 @@ export function createApp(deps: Deps) {
   );
   app.route('/.well-known', wellKnownRoutes(oauth));
   app.route('/oauth', oauthRoutes(oauth));
-  app.route('/admin', adminRoutes(store, deps.blobs, config.adminToken));
+  app.route('/admin', adminRoutes(store, deps.blobs, config.adminToken, { failures, addressOf }));
   app.route(
     '/dashboard',
     dashboardRoutes({
@@ -102,6 +106,7 @@ export function createApp(deps: Deps) {
       signupOpen: config.signupOpen,
       log,
       failures,
+      creations,
       addressOf,
     }),
   );

@@ -23,6 +23,8 @@
  *                         closed: accounts come from the operator (cairn user create)
  * CAIRN_AUTH_FAILURE_LIMIT failed authentications (wrong API key, wrong dashboard password) allowed
  *                         per client address per 15 minutes before 429 (default 20; 0: no limit)
+ * CAIRN_CREATION_LIMIT    dashboard sign-ups and OAuth client registrations allowed per client
+ *                         address per 15 minutes, each counted (default 30; 0: no limit)
  * CAIRN_OAUTH_ACCESS_TOKEN_SECONDS  lifetime of an OAuth access token (default 3600)
  * CAIRN_OAUTH_REFRESH_TOKEN_SECONDS lifetime of an OAuth refresh token (default 30 days); each use replaces it
  * CAIRN_CLIENT_ADDRESS_HEADER Node behind a reverse proxy: the header in which the proxy puts the
@@ -85,6 +87,7 @@ const schema = z.object({
   CAIRN_BASE_URL: z.string().url().optional(),
   CAIRN_SIGNUP: z.enum(['open', 'closed']).default('open'),
   CAIRN_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(20),
+  CAIRN_CREATION_LIMIT: z.coerce.number().int().min(0).max(100_000).default(30),
   CAIRN_OAUTH_ACCESS_TOKEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   CAIRN_OAUTH_REFRESH_TOKEN_SECONDS: z.coerce
     .number()
@@ -138,6 +141,8 @@ export interface Config {
   signupOpen: boolean;
   /** Failed authentications per client address per 15 minutes; 0: no limit. */
   authFailureLimit: number;
+  /** Sign-ups and OAuth client registrations per client address per 15 minutes; 0: no limit. */
+  creationLimit: number;
   oauth: { accessSeconds: number; refreshSeconds: number };
   /** Lower-case header name carrying the client address (set by a trusted proxy), if any. */
   clientAddressHeader: string | undefined;
@@ -182,6 +187,7 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     embeddings: embeddingsConfig(c),
     signupOpen: c.CAIRN_SIGNUP === 'open',
     authFailureLimit: c.CAIRN_AUTH_FAILURE_LIMIT,
+    creationLimit: c.CAIRN_CREATION_LIMIT,
     clientAddressHeader: c.CAIRN_CLIENT_ADDRESS_HEADER?.toLowerCase(),
     oauth: {
       accessSeconds: c.CAIRN_OAUTH_ACCESS_TOKEN_SECONDS,

@@ -14,6 +14,8 @@ export interface DashboardDeps {
   signupOpen: boolean;
   log: (message: string, err?: unknown) => void;
   failures: FailureLimiter;
+  /** Sign-ups, each counted per address (http/failures.ts, door `signup`). */
+  creations: FailureLimiter;
   addressOf: (c: Context) => string;
 }
 

@@ -2,7 +2,7 @@
  * /admin: the operator API, enabled by CAIRN_ADMIN_TOKEN (`Authorization: Bearer <token>`).
  * Create orgs and keys, list and revoke keys, verify an org's ledger; plans, an org's plan and usage.
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { adminActions } from '../admin';
 import { sameSecret } from '../domain/crypto';
@@ -10,6 +10,7 @@ import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import { planInput } from '../domain/limits';
 import type { BlobStore, Store } from '../domain/ports';
+import type { FailureLimiter } from './failures';
 
 const nameBody = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters'),
@@ -23,15 +24,25 @@ const orgPlanBody = z.object({
   plan: planInput.shape.id.nullable().describe('null: the default plan'),
 });
 
-export function adminRoutes(store: Store, blobs: BlobStore, token: string | undefined) {
+export function adminRoutes(
+  store: Store,
+  blobs: BlobStore,
+  token: string | undefined,
+  guard: { failures: FailureLimiter; addressOf: (c: Context) => string },
+) {
   const app = new Hono();
   const ops = adminActions(store, 'admin-api');
 
+  // a wrong token counts against its address, as a wrong key or password does (http/failures.ts)
   app.use('*', async (c, next) => {
     if (!token) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
+    const bucket = `admin:${guard.addressOf(c)}`;
+    guard.failures.check(bucket);
     const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-    if (!(await sameSecret(given, token)))
+    if (!(await sameSecret(given, token))) {
+      await guard.failures.failed(bucket);
       throw new Unauthorized('missing or wrong admin token (Authorization: Bearer …)');
+    }
     await next();
   });
 

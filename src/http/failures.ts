@@ -1,6 +1,7 @@
 /**
  * Failed authentication, limited per client address and door (`mcp`: a wrong API key; `signin`: a
- * wrong dashboard password). The database counts (cairn_auth_failure), so the limit holds across
+ * wrong dashboard password; `admin`: a wrong operator token), and the doors that make things for
+ * anyone who asks, every attempt counted (`signup`: dashboard accounts; `register`: OAuth clients). The database counts (cairn_auth_failure), so the limit holds across
  * processes and Workers isolates; each process remembers the addresses it saw blocked, so their
  * attempts are refused before any database work or password hashing.
  */
@@ -8,6 +9,8 @@ import { type LimitInfo, TooManyRequests } from '../domain/errors';
 import type { Store } from '../domain/ports';
 
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
+/** The doors where every attempt counts, not only a failed one: what each makes. */
+const MADE: Record<string, string> = { signup: 'sign-ups', register: 'OAuth client registrations' };
 const REMEMBERED = 10_000;
 
 export interface FailureLimiter {
@@ -20,7 +23,7 @@ export interface FailureLimiter {
 /** `limit` failures per address per 15 minutes; 0: no limit. */
 export function failureLimiter(store: Store, limit: number, now = () => Date.now()): FailureLimiter {
   const until = new Map<string, number>();
-  const refuse = (retryAfter: number) => {
+  const refuse = (retryAfter: number, bucket: string) => {
     const info: LimitInfo = {
       limit: 'auth_failures',
       plan: null,
@@ -30,8 +33,12 @@ export function failureLimiter(store: Store, limit: number, now = () => Date.now
       resets_at: new Date(now() + retryAfter * 1000).toISOString().replace(/\.\d+Z$/, 'Z'),
       window: FAILURE_WINDOW_SECONDS,
     };
+    const door = bucket.slice(0, bucket.indexOf(':'));
+    const what = MADE[door];
     return new TooManyRequests(
-      `Too many failed authentication attempts from this address (${limit} per ${FAILURE_WINDOW_SECONDS / 60} minutes); retry in ${retryAfter} s with the right credentials.`,
+      what
+        ? `Too many ${what} from this address (${limit} per ${FAILURE_WINDOW_SECONDS / 60} minutes); retry in ${retryAfter} s.`
+        : `Too many failed authentication attempts from this address (${limit} per ${FAILURE_WINDOW_SECONDS / 60} minutes); retry in ${retryAfter} s with the right credentials.`,
       info,
     );
   };
@@ -41,7 +48,7 @@ export function failureLimiter(store: Store, limit: number, now = () => Date.now
       const t = until.get(bucket);
       if (t === undefined) return;
       if (t <= now()) until.delete(bucket);
-      else throw refuse(Math.ceil((t - now()) / 1000));
+      else throw refuse(Math.ceil((t - now()) / 1000), bucket);
     },
     async failed(bucket) {
       if (limit === 0) return;
@@ -51,7 +58,7 @@ export function failureLimiter(store: Store, limit: number, now = () => Date.now
         until.set(bucket, now() + r.retry_after * 1000);
         if (until.size > REMEMBERED) until.delete(until.keys().next().value as string);
       }
-      if (r.refused) throw refuse(r.retry_after);
+      if (r.refused) throw refuse(r.retry_after, bucket);
     },
   };
 }

@@ -8,8 +8,10 @@ import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { accessTokenHash, newAccessToken, newOpaqueToken, opaqueHash, SCOPE, s256 } from '../auth/oauth-tokens';
 import { sameSecret } from '../domain/crypto';
+import { TooManyRequests } from '../domain/errors';
 import type { OAuthClient, Store, TokenOutcome } from '../domain/ports';
 import { readLimited } from '../http/body';
+import type { FailureLimiter } from '../http/failures';
 import { type MetadataFetch, registration, registrationError, resolveClient } from './clients';
 
 export interface OAuthOptions {
@@ -19,6 +21,9 @@ export interface OAuthOptions {
   fetchMetadata: MetadataFetch;
   accessSeconds: number;
   refreshSeconds: number;
+  /** Registrations, each counted per address (http/failures.ts, door `register`). */
+  creations: FailureLimiter;
+  addressOf: (c: Context) => string;
 }
 
 /** The issuer: the service's public URL, or the origin the request reached. */
@@ -78,6 +83,16 @@ export function oauthRoutes(opts: OAuthOptions) {
     c.json({ error, error_description: description }, status);
 
   app.post('/register', async (c) => {
+    // every registration counts against its address: anyone may register, not without end
+    const bucket = `register:${opts.addressOf(c)}`;
+    try {
+      opts.creations.check(bucket);
+      await opts.creations.failed(bucket);
+    } catch (err) {
+      if (!(err instanceof TooManyRequests)) throw err;
+      c.header('Retry-After', String(err.info.retry_after));
+      return c.json({ error: 'invalid_request', error_description: err.message }, 429);
+    }
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder().decode(await readLimited(c.req.raw, 16 * 1024)));

@@ -5,6 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserLike } from '../helpers/browser-like';
 import { connect, headersFor, rawPost, toolCall } from '../helpers/clients';
 import { ADMIN_TOKEN, startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
@@ -47,7 +48,7 @@ describe.each(TARGETS)('limits on %s', (db) => {
   const ledgerOf = async (orgId: string) => (await admin('GET', `/orgs/${orgId}/ledger/verify`)).json;
 
   beforeAll(async () => {
-    t = await startTestServer(db, { CAIRN_AUTH_FAILURE_LIMIT: '3' });
+    t = await startTestServer(db, { CAIRN_AUTH_FAILURE_LIMIT: '3', CAIRN_CREATION_LIMIT: '3' });
   });
   afterAll(async () => {
     await t?.close();
@@ -278,6 +279,45 @@ describe.each(TARGETS)('limits on %s', (db) => {
     expect((missing.json as unknown as RpcError).error.message).toMatch(
       /there is no plan "no-such-plan"; create it first/,
     );
+  });
+
+  it('limits wrong /admin tokens per address, and counts every OAuth client registration', async () => {
+    const wrongAdmin = () => fetch(`${t.url}/admin/orgs`, { headers: { authorization: 'Bearer not-the-admin-token' } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await wrongAdmin()).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const register = () =>
+      fetch(`${t.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' }),
+      });
+    const made = [];
+    for (let i = 0; i < 4; i++) made.push((await register()).status);
+    expect(made).toEqual([201, 201, 201, 429]);
+    const refused = await register();
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await refused.json()) as { error_description: string }).error_description).toMatch(
+      /Too many OAuth client registrations from this address \(3 per 15 minutes\)/,
+    );
+  });
+
+  it('counts every dashboard sign-up per address', async () => {
+    const signUp = async (i: number) => {
+      const b = new BrowserLike(t.url);
+      await b.get('/dashboard/signup');
+      return b.post('/dashboard/signup', {
+        email: `limited-${i}-${Date.now()}@example.com`,
+        password: 'correct horse battery',
+        org: `Org ${i}`,
+      });
+    };
+    const made = [];
+    for (let i = 0; i < 3; i++) made.push((await signUp(i)).status);
+    expect(made).toEqual([303, 303, 303]);
+    const refused = await signUp(3);
+    expect(refused.status).toBe(429);
+    expect(refused.html).toMatch(/Too many sign-ups from your network address; try again in \d+ minute\(s\)\./);
   });
 
   it('limits failed authentication per client address, not requests without a key', async () => {

@@ -2,6 +2,7 @@
 /** Sign-up (/dashboard/signup): an account and its first org in one step; closed by CAIRN_SIGNUP=closed. */
 import { type Context, Hono } from 'hono';
 import { hashPassword, normaliseEmail, PASSWORD_RULE, passwordOk } from '../../auth/accounts';
+import { TooManyRequests } from '../../domain/errors';
 import { uuidv7 } from '../../domain/ids';
 import { AccountPage, nextOf, withNext } from '../account-form';
 import { type DashboardDeps, type DashboardEnv, formOf } from '../context';
@@ -11,10 +12,10 @@ import { Page } from '../layout';
 import { startSession } from '../session';
 
 /** The sign-up page's routes. */
-export function signupPage({ store, signupOpen, log }: DashboardDeps) {
+export function signupPage({ store, signupOpen, log, creations, addressOf }: DashboardDeps) {
   const app = new Hono<DashboardEnv>();
   /** The form again, as it was filled in, saying what to fix. */
-  const again = async (c: Context<DashboardEnv>, error: string, status: 403 | 409 | 422) => {
+  const again = async (c: Context<DashboardEnv>, error: string, status: 403 | 409 | 422 | 429) => {
     const field = await formOf(c);
     return c.html(
       <SignUp
@@ -40,6 +41,16 @@ export function signupPage({ store, signupOpen, log }: DashboardDeps) {
     '/signup',
     anonymousForm((c) => again(c, 'The form has expired; try again.', 403)),
     async (c) => {
+      // every sign-up counts against its address (http/failures.ts, door `signup`)
+      const bucket = `signup:${addressOf(c)}`;
+      try {
+        creations.check(bucket);
+        await creations.failed(bucket);
+      } catch (err) {
+        if (!(err instanceof TooManyRequests)) throw err;
+        const minutes = Math.ceil(err.info.retry_after / 60);
+        return again(c, `Too many sign-ups from your network address; try again in ${minutes} minute(s).`, 429);
+      }
       const field = await formOf(c);
       const email = normaliseEmail(field('email'));
       const org = field('org').trim();
