@@ -8,7 +8,7 @@ import { type Embedder, resilient } from './embeddings/provider';
 import { adminRoutes } from './http/admin';
 import { errorResponse, jsonRpcError } from './http/errors';
 import { failureLimiter } from './http/failures';
-import { hostAndOriginGuard } from './http/guard';
+import { hostAndOriginGuard, hostGuard } from './http/guard';
 import { mcpRoutes } from './http/mcp';
 import { createMcpEndpoint } from './mcp/server';
 import { type MetadataFetch, webMetadataFetch } from './oauth/clients';
@@ -72,6 +72,19 @@ export function createApp(deps: Deps) {
     c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`),
   );
   app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
+  for (const path of ['/oauth/*', '/.well-known/*', '/dashboard/*', '/dashboard']) {
+    app.use(path, hostGuard(config.allowedHosts));
+  }
+  // the OAuth issuer comes from configuration, or from a Host that was checked: never from any Host
+  if (!config.publicUrl && !config.issuerFromHost) {
+    const off = async () =>
+      jsonRpcError(
+        503,
+        'OAuth is off on this server: it is reachable by names it does not know; set CAIRN_BASE_URL (its public URL) or CAIRN_ALLOWED_HOSTS',
+      );
+    app.use('/oauth/*', off);
+    app.use('/.well-known/oauth-*', off);
+  }
   const publicUrl = config.publicUrl;
   const oauth = {
     store,

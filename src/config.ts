@@ -129,6 +129,11 @@ export interface Config {
   allowedOrigins: string[];
   /** null: any Host is accepted. */
   allowedHosts: string[] | null;
+  /**
+   * Whether, without CAIRN_BASE_URL, a request's Host may name the OAuth issuer: when the Host is
+   * checked against a list, or on Workers, whose platform routes only the owner's host names.
+   */
+  issuerFromHost: boolean;
   maxBodyBytes: number;
   maxArtifactBytes: number;
   baseUrl: string;
@@ -179,6 +184,7 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     adminToken: c.CAIRN_ADMIN_TOKEN,
     allowedOrigins: c.CAIRN_ALLOWED_ORIGINS,
     allowedHosts,
+    issuerFromHost: allowedHosts !== null || opts.bindsHost === false,
     maxBodyBytes: c.CAIRN_MAX_BODY_BYTES,
     maxArtifactBytes: c.CAIRN_MAX_ARTIFACT_BYTES,
     baseUrl: c.CAIRN_BASE_URL ?? `http://${c.HOST.includes(':') ? `[${c.HOST}]` : c.HOST}:${c.PORT}`,
