@@ -16,6 +16,6 @@ BEGIN
     VALUES ((p_key->>'id')::uuid, p_org, p_key->>'hash', p_key->>'prefix', p_key->>'name',
       nullif(p_key->>'agent', ''), p_actor)
     RETURNING * INTO v_k;
-  PERFORM cairn_ledger_append(p_org, p_actor, 'key.create', v_k.id, NULL, NULL, v_k.name);
+  PERFORM cairn_ledger_append(p_org, p_actor, 'key.create', v_k.id, NULL, NULL, v_k.name, false);
   RETURN cairn_key_json(v_k);
 END $function$;

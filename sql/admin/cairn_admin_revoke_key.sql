@@ -15,7 +15,7 @@ BEGIN
   PERFORM set_config('cairn.org', v_k.org_id::text, true);
   IF v_k.revoked_at IS NULL THEN
     UPDATE api_keys SET revoked_at = now() WHERE id = p_key_id RETURNING * INTO v_k;
-    PERFORM cairn_ledger_append(v_k.org_id, p_actor, 'key.revoke', v_k.id, NULL, NULL, v_k.name);
+    PERFORM cairn_ledger_append(v_k.org_id, p_actor, 'key.revoke', v_k.id, NULL, NULL, v_k.name, false);
   END IF;
   RETURN cairn_key_json(v_k);
 END $function$;

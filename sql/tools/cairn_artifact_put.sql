@@ -31,6 +31,7 @@ BEGIN
       coalesce(p_args->'metadata', '{}'::jsonb))
     RETURNING * INTO v_a;
   INSERT INTO object_ids (id) VALUES (v_a.id);
-  PERFORM cairn_ledger_append(v_org, p_agent, 'artifact_put', v_a.id, v_proj, v_a.sha256, NULL);
+  PERFORM cairn_ledger_append(v_org, p_agent, 'artifact_put', v_a.id, v_proj, v_a.sha256, NULL,
+    v_a.scope = 'agent');
   RETURN jsonb_build_object('artifact', cairn_artifact_json(v_a), 'project', v_proj);
 END $function$;

@@ -23,11 +23,12 @@ BEGIN
   END IF;
   FOR r IN DELETE FROM entries WHERE org_id = v_org AND id = ANY(v_ids)
       AND (scope <> 'agent' OR agent = p_reader)
-      RETURNING id, project, content_sha256, supersedes LOOP
+      RETURNING id, project, content_sha256, supersedes, scope LOOP
     v_done := v_done || r.id;
     v_projects := v_projects || r.project;
     v_restored := v_restored || r.supersedes;
-    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.content_sha256, v_reason);
+    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.content_sha256, v_reason,
+      r.scope = 'agent');
   END LOOP;
   -- what a forgotten entry replaced is current again: found by its id (the forgotten entry's
   -- supersedes), not by a search of the org's entries for the link back
@@ -35,11 +36,11 @@ BEGIN
     WHERE org_id = v_org AND id = ANY(v_restored) AND superseded_by = ANY(v_done);
   FOR r IN DELETE FROM artifacts WHERE org_id = v_org AND id = ANY(v_ids)
       AND (scope <> 'agent' OR agent = p_reader)
-      RETURNING id, project, sha256, blob_key LOOP
+      RETURNING id, project, sha256, blob_key, scope LOOP
     v_done := v_done || r.id;
     v_blobs := v_blobs || r.blob_key;
     v_projects := v_projects || r.project;
-    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason);
+    PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason, r.scope = 'agent');
   END LOOP;
   DELETE FROM object_ids WHERE id = ANY(v_done);
   -- nothing derived from the forgotten rows stays (their words left term_stats with them,

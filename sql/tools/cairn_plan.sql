@@ -44,7 +44,7 @@ BEGIN
         content_sha256 = cairn_sha256(v_content), version = version + 1, updated_at = now()
       WHERE org_id = v_org AND id = v_id RETURNING * INTO v_e;
     PERFORM cairn_ledger_append(v_org, p_agent, 'plan.update', v_e.id, v_e.project,
-      v_e.content_sha256, NULL);
+      v_e.content_sha256, NULL, v_e.scope = 'agent');
     RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'project', v_proj);
   END IF;
   v_scope := cairn_write_scope(p_args->>'scope', NULL, v_proj);
@@ -61,6 +61,7 @@ BEGIN
       v_scope, v_proj, p_agent, coalesce(p_args->'metadata', '{}'::jsonb))
     RETURNING * INTO v_e;
   INSERT INTO object_ids (id) VALUES (v_e.id);
-  PERFORM cairn_ledger_append(v_org, p_agent, 'plan.create', v_e.id, v_proj, v_e.content_sha256, NULL);
+  PERFORM cairn_ledger_append(v_org, p_agent, 'plan.create', v_e.id, v_proj, v_e.content_sha256, NULL,
+    v_e.scope = 'agent');
   RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'project', v_proj);
 END $function$;

@@ -36,6 +36,7 @@ BEGIN
         AND (NOT p_args ? 'entry_id' OR l.entry_id = (p_args->>'entry_id')::uuid)
         AND (NOT p_args ? 'agent' OR l.agent = p_args->>'agent')
         AND (NOT p_args ? 'since' OR l.at >= (p_args->>'since')::timestamptz)
+        AND (NOT l.private OR l.agent = p_agent)
       ORDER BY l.seq DESC LIMIT v_limit) l;
     RETURN v_caller || jsonb_build_object('events', v_result);
   ELSIF v_view = 'projects' THEN
@@ -79,6 +80,7 @@ BEGIN
     'stored_bytes', v_quota->'stored_bytes',
     'quota', v_quota,
     'recent', (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq DESC), '[]'::jsonb)
-      FROM (SELECT * FROM ledger WHERE org_id = v_org ORDER BY seq DESC LIMIT 10) l)
+      FROM (SELECT * FROM ledger WHERE org_id = v_org AND (NOT private OR agent = p_agent)
+        ORDER BY seq DESC LIMIT 10) l)
   );
 END $function$;

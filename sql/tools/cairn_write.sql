@@ -84,6 +84,6 @@ BEGIN
     UPDATE entries SET superseded_by = v_e.id, updated_at = now()
       WHERE org_id = v_org AND id = v_supersedes;
   END IF;
-  PERFORM cairn_ledger_append(v_org, p_agent, p_args->>'op', v_e.id, v_proj, v_sha, NULL);
+  PERFORM cairn_ledger_append(v_org, p_agent, p_args->>'op', v_e.id, v_proj, v_sha, NULL, v_scope = 'agent');
   RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'deduplicated', false, 'project', v_proj);
 END $function$;

@@ -63,6 +63,25 @@ describe.each(DB_KINDS)('supersede within an org on %s', (db) => {
     expect(refused.text).not.toContain(secret);
   });
 
+  it('leaves other agents private entries out of the ledger views', async () => {
+    const note = entryId(await bob.call('note', { content: 'bob scratch: quokkaflux idea' }));
+    const shared = entryId(await bob.call('remember', { content: 'bob shared: the build uses pnpm' }));
+    const events = async (s: McpSession) =>
+      ((await s.call('space', { view: 'ledger', limit: 50 })).structured.events as { entry_id: string }[]).map(
+        (e) => e.entry_id,
+      );
+    const recent = async (s: McpSession) =>
+      ((await s.call('space', {})).structured.recent as { entry_id: string }[]).map((e) => e.entry_id);
+    expect(await events(alice)).toContain(shared);
+    expect(await events(alice)).not.toContain(note);
+    expect(await recent(alice)).not.toContain(note);
+    expect(await events(bob)).toContain(note);
+    expect(await recent(bob)).toContain(note);
+    // forgetting it is as private as writing it
+    expect((await bob.call('forget', { id: note })).isError).toBe(false);
+    expect((await alice.call('space', { view: 'ledger', entry_id: note })).structured.events).toEqual([]);
+  });
+
   it('lets a private entry replace the writer own private entries', async () => {
     const mine = entryId(await bob.call('note', { content: 'try the staging flag first' }));
     const next = await bob.call('note', { content: 'the staging flag did not help', supersedes: mine });

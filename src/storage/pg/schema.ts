@@ -259,6 +259,11 @@ export const ledger = pgTable(
     reason: text('reason'),
     /** The agent came from the credential (a bound key, an OAuth client without X-Svc-Agent), not a header. */
     verified: boolean('verified').notNull().default(false),
+    /**
+     * The event is about an entry or artifact private to its agent: other agents' views leave it
+     * out. Not covered by the hash (it decides who sees the event, not what happened).
+     */
+    private: boolean('private').notNull().default(false),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
