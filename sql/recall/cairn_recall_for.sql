@@ -120,7 +120,7 @@ BEGIN
     SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC)
       INTO v_ids, v_scores
       FROM (SELECT e.id,
-                   cairn_recall_score(v_org, e.id, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
+                   cairn_recall_score(v_org, e.id, e.project_key, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                      * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                      + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
                                    WHERE e.search @@ p.q)

@@ -78,7 +78,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         const row = (
           await db.query(
             `SELECT e.search::text AS search, length(e.search) AS n,
-               cairn_recall_score($1, e.id, e.search,
+               cairn_recall_score($1, e.id, e.project_key, e.search,
                  ARRAY['deploy'::tsquery, 'widget'::tsquery, 'script'::tsquery, 'absent'::tsquery],
                  ARRAY[1.5, 0.5, 0.3, 9.0]::float8[], ARRAY[1, 2, 2, 3], $3::text[], 4.0) AS score
              FROM entries e WHERE e.id = $2`,
