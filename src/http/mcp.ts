@@ -94,6 +94,7 @@ function boundTo(key: { bound_agent: string | null }, caller: Caller): void {
 
 /** A tool call, or a batch (2025-03-26) of nothing else: each call authenticates and is metered in its own statement. */
 function isToolCall(body: unknown): boolean {
-  if (Array.isArray(body)) return body.length > 0 && body.every(isToolCall);
-  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
+  const one = (m: unknown) =>
+    typeof m === 'object' && m !== null && !Array.isArray(m) && (m as { method?: unknown }).method === 'tools/call';
+  return Array.isArray(body) ? body.length > 0 && body.every(one) : one(body);
 }

@@ -133,7 +133,7 @@ describe.each(TARGETS)('isolation on %s', (db) => {
     const anon = await connect('v2', t.mcpUrl, { key: keyA });
     try {
       const o = await anon.call('space');
-      expect(o.structured.caller).toEqual({ agent: 'default', is_default: true });
+      expect(o.structured.caller).toEqual({ agent: 'default', is_default: true, verified: false });
       expect(o.text).toMatch(/default agent/);
       const w = await anon.call('remember', { content: 'written without an agent header' });
       expect(w.structured.entry).toMatchObject({ agent: 'default', scope: 'org', project: null });
