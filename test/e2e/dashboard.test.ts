@@ -193,20 +193,38 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     // the last owner cannot leave; removing the member takes the org from them at once
     /** The user id in the remove form of one member's row. */
     const removeId = (html: string, who: string) =>
-      new RegExp(
-        `members/([0-9a-f-]{36})/remove"[^>]*>(?:<input[^>]*>)\\s*<button[^>]*aria-label="Remove ${who}"`,
-      ).exec(html)?.[1];
+      new RegExp(`members/([0-9a-f-]{36})/remove" aria-label="Remove ${who}"`).exec(html)?.[1];
+    // a key the member made works until they are removed; the owner is shown it first
+    const mateKey = secretIn((await mate.post('/dashboard/settings/keys', { name: 'mate laptop' })).html);
+    const mateCall = () =>
+      rawPost(t.mcpUrl, toolCall('recall', { query: 'anything' }), headersFor({ key: mateKey, agent: 'mate' }));
+    expect((await mateCall()).status).toBe(200);
     const ownerId = removeId((await owner.get('/dashboard/settings/members')).html, ownerEmail);
     const leave = await owner.post(`/dashboard/settings/members/${ownerId}/remove`, {});
     expect(leave.status).toBe(409);
     expect(leave.html).toContain('an org keeps at least one owner');
     const mateId = removeId(leave.html, mateEmail);
     expect(mateId).not.toBe(ownerId);
+    const confirm = await owner.get(`/dashboard/settings/members/${mateId}/remove`);
+    expect(confirm.html).toContain(`Remove ${mateEmail}?`);
+    expect(confirm.html).toContain('These API keys they created are revoked with it');
+    expect(confirm.html).toContain('mate laptop');
     const removed = await owner.post(`/dashboard/settings/members/${mateId}/remove`, {});
     expect(removed.html).toContain('The member was removed.');
+    expect((await mateCall()).status).toBe(401);
     expect(removed.html).not.toContain(mateEmail);
     expect((await mate.get('/dashboard')).html).toContain('Mates Own (shown, owner)');
     expect((await mate.get('/dashboard/settings/members')).html).not.toContain(ownerEmail);
+
+    // anyone may leave: added again, the member leaves on their own
+    await owner.post('/dashboard/settings/members', { email: mateEmail });
+    await mate.post('/dashboard/orgs/switch', { org_id: gamma as string });
+    const own = await mate.get('/dashboard/settings/members');
+    const ownId = new RegExp(`members/([0-9a-f-]{36})/remove" aria-label="Remove ${mateEmail}"`).exec(own.html)?.[1];
+    expect(own.html).toContain('Leave…');
+    expect((await mate.get(`/dashboard/settings/members/${ownId}/remove`)).html).toContain('Leave this org?');
+    expect((await mate.post(`/dashboard/settings/members/${ownId}/remove`, {})).location).toBe('/dashboard');
+    expect((await owner.get('/dashboard/settings/members')).html).not.toContain(mateEmail);
   });
 
   it('shows what the agents wrote in Memory and the Ledger, attributed, without private notes', async () => {

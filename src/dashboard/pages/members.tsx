@@ -6,6 +6,7 @@ import { normaliseEmail } from '../../auth/accounts';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, Member } from '../../domain/ports';
+import type { ApiKeyInfo } from '../../domain/types';
 import { DataTable, ErrorLine, type Feedback, Notice, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { errorStatus, errorText } from '../errors';
@@ -40,6 +41,17 @@ export function membersPage({ store, log }: DashboardDeps) {
     return show(c, { notice: `${email} is now a member.` });
   });
 
+  // what removing (or leaving) takes away, shown before it is done
+  app.get('/settings/members/:id/remove', signedIn(), async (c) => {
+    const id = c.req.param('id');
+    const member = (await store.dashboard.members(c.get('tokenHash'))).find((m) => m.user_id === id);
+    if (!member) throw new NotFound('no such member');
+    const keys = (await store.dashboard.keys(c.get('tokenHash'))).filter(
+      (k) => k.created_by === member.email && !k.revoked_at,
+    );
+    return c.html(<RemoveMember nonce={c.get('nonce')} session={c.get('session')} member={member} keys={keys} />);
+  });
+
   app.post('/settings/members/:id/remove', signedIn(), async (c) => {
     const id = c.req.param('id');
     if (!UUID_RE.test(id)) throw new NotFound('no such member');
@@ -62,8 +74,9 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
       <Notice text={p.notice} />
       <ErrorLine error={p.error} />
       <p>
-        Members see this org’s memory, artifacts, ledger and usage, and manage its API keys. Owners also add and remove
-        members.
+        Members see this org’s memory, artifacts, ledger and usage, and manage its API keys; anyone may leave. Owners
+        also add and remove members. A member who goes takes the API keys they created and the apps they connected with
+        them (revoked).
       </p>
       {owner ? (
         <form method="post" action="/dashboard/settings/members">
@@ -85,17 +98,45 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
           {
             label: 'Actions',
             cell: (m) =>
-              owner ? (
-                <form class="inline" method="post" action={`/dashboard/settings/members/${m.user_id}/remove`}>
-                  <input type="hidden" name="_csrf" value={p.session.csrf} />
-                  <button type="submit" aria-label={`Remove ${m.email}`}>
-                    {m.user_id === p.session.user_id ? 'Leave' : 'Remove'}
-                  </button>
-                </form>
+              owner || m.user_id === p.session.user_id ? (
+                <a href={`/dashboard/settings/members/${m.user_id}/remove`} aria-label={`Remove ${m.email}`}>
+                  {m.user_id === p.session.user_id ? 'Leave…' : 'Remove…'}
+                </a>
               ) : null,
           },
         ]}
       />
+    </Page>
+  );
+}
+
+/** Removing a member, or leaving: the keys that go with them, before it is done. */
+function RemoveMember(p: { nonce: string; session: DashboardSession; member: Member; keys: ApiKeyInfo[] }) {
+  const self = p.member.user_id === p.session.user_id;
+  return (
+    <Page title={self ? 'Leave this org?' : `Remove ${p.member.email}?`} nonce={p.nonce} session={p.session}>
+      <p>
+        {self ? 'You lose' : `${p.member.email} loses`} this org’s memory, artifacts, ledger and settings at once.
+        {p.keys.length
+          ? ` These API keys ${self ? 'you' : 'they'} created are revoked with it (agents using them are refused from their next request):`
+          : ` No API key ${self ? 'you' : 'they'} created is still active.`}{' '}
+        Apps {self ? 'you' : 'they'} connected with OAuth lose their access too.
+      </p>
+      {p.keys.length ? (
+        <ul>
+          {p.keys.map((k) => (
+            <li>
+              {k.name} (<code>{k.prefix}…</code>
+              {k.agent ? `, bound to ${k.agent}` : ''})
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <form method="post" action={`/dashboard/settings/members/${p.member.user_id}/remove`}>
+        <input type="hidden" name="_csrf" value={p.session.csrf} />
+        <button type="submit">{self ? 'Leave the org' : 'Remove member'}</button>{' '}
+        <a href="/dashboard/settings/members">Cancel</a>
+      </form>
     </Page>
   );
 }
