@@ -66,7 +66,8 @@ export interface DashboardSession {
   email: string;
   org_id: string | null;
   csrf: string;
-  orgs: { id: string; name: string; role: string }[];
+  /** owner: the org's first owner's email (pickers tell apart orgs of one name by it and the id). */
+  orgs: { id: string; name: string; role: string; owner: string | null }[];
 }
 
 export interface Member {

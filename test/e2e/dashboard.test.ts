@@ -135,11 +135,16 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
 
   it('keeps each user to their own orgs: switch between them, never into or across another', async () => {
     const alice = new BrowserLike(t.url);
-    await signUp(alice, email(), 'Alpha');
+    const aliceEmail = email();
+    await signUp(alice, aliceEmail, 'Alpha');
     await alice.get('/dashboard');
     await alice.post('/dashboard/orgs', { name: 'Beta' });
     const orgs = (await alice.get('/dashboard')).html;
     expect(orgs).toContain('Beta (shown, owner)');
+    // two orgs of one name would be told apart: each shows the start of its id and its owner
+    expect(orgs).toMatch(
+      new RegExp(`Beta \\(shown, owner\\)</strong> <small>id [0-9a-f]{8}, owner ${aliceEmail}</small>`),
+    );
     const alpha = /name="org_id" value="([0-9a-f-]{36})"/.exec(orgs)?.[1] ?? '';
 
     const bob = new BrowserLike(t.url);

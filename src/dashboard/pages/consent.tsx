@@ -5,6 +5,7 @@
  * consent already given to the client is used again; otherwise the user picks the org and allows
  * or denies, and the browser goes back to the client with a code or the refusal.
  */
+
 import { type Context, Hono } from 'hono';
 import { newOpaqueToken, opaqueHash } from '../../auth/oauth-tokens';
 import { Forbidden } from '../../domain/errors';
@@ -14,6 +15,7 @@ import { issuerOf, resourceOf } from '../../oauth/routes';
 import { type DashboardDeps, type DashboardEnv, formOf } from '../context';
 import { sessionFormToken } from '../csrf';
 import { Page } from '../layout';
+import { orgDetail } from './orgs';
 
 /** How long a code waits for its exchange. */
 const CODE_SECONDS = 60;
@@ -132,7 +134,7 @@ function Consent(p: {
         <select id="org_id" name="org_id">
           {p.session.orgs.map((o) => (
             <option value={o.id} selected={o.id === p.session.org_id}>
-              {o.name}
+              {o.name} ({orgDetail(o)})
             </option>
           ))}
         </select>

@@ -45,14 +45,17 @@ function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
         {session.orgs.map((o) => (
           <li>
             {o.id === session.org_id ? (
-              <strong>
-                {o.name} (shown, {o.role})
-              </strong>
+              <>
+                <strong>
+                  {o.name} (shown, {o.role})
+                </strong>{' '}
+                <small>{orgDetail(o)}</small>
+              </>
             ) : (
               <form class="inline" method="post" action="/dashboard/orgs/switch">
                 <input type="hidden" name="_csrf" value={session.csrf} />
                 <input type="hidden" name="org_id" value={o.id} />
-                {o.name} ({o.role}) <button type="submit">Show this org</button>
+                {o.name} ({o.role}) <small>{orgDetail(o)}</small> <button type="submit">Show this org</button>
               </form>
             )}
           </li>
@@ -69,4 +72,9 @@ function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
       </form>
     </Page>
   );
+}
+
+/** What tells apart orgs of one name: the start of the id, and who owns it. */
+export function orgDetail(o: { id: string; owner: string | null }): string {
+  return `id ${o.id.slice(0, 8)}${o.owner ? `, owner ${o.owner}` : ''}`;
 }
