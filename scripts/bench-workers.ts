@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { cairnChildren } from '../test/helpers/processes';
+import { rpcClient } from './bench/calls';
 import { writeBenchmarkSection } from './benchmarks-md';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -119,22 +120,12 @@ async function stopCairn(s: Server): Promise<void> {
 
 // ---------------------------------------------------------------- load
 
-let rpcId = 0;
-async function rpc(base: string, key: string, agent: string, method: string, params: Record<string, unknown>) {
-  const res = await fetch(`${base}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-      'x-svc-key': key,
-      'x-svc-agent': agent,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method, params }),
-  });
-  const text = await res.text();
-  const result = res.status === 200 ? (JSON.parse(text) as { result?: { isError?: boolean } }).result : undefined;
-  return result !== undefined && !result.isError;
+/** One JSON-RPC call as the main bench sends it (bench/calls.ts); whether it succeeded. */
+function rpc(base: string, key: string, agent: string, method: string, params: Record<string, unknown>) {
+  return rpcClient(`${base}/mcp`, key)(method, params, agent).then(
+    () => true,
+    () => false,
+  );
 }
 
 const OPS = ['recall', 'remember', 'tools/list'] as const;

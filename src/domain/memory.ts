@@ -35,11 +35,8 @@ export type SpaceResult = Omit<SpaceFound, 'brief'> & {
 };
 
 /** A space view's part of the store's answer, its times as ISO strings (a brief packed). */
-function spaceView(
-  r: StoreOps['space']['result'],
-  budget: number,
-  isoAll: <T>(list: T[]) => T[],
-): Omit<SpaceResult, 'caller'> {
+function spaceView(r: StoreOps['space']['result'], budget: number): Omit<SpaceResult, 'caller'> {
+  const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
   if (r.candidates) {
     const candidates = r.candidates.map((c) => ({ section: c.section, entry: withIsoTimes(c.entry) }));
     return { brief: packBrief(candidates, budget, r.project ?? null), project: r.project ?? null };
@@ -182,8 +179,7 @@ export function createMemoryService(deps: MemoryDeps) {
       // enough candidates of each kind to fill the budget with short lines
       const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 200)));
       const r = await store.call('space', who, { ...input, per_kind: perKind });
-      const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
-      return { ...spaceView(r, input.budget_chars, isoAll), caller: r.caller };
+      return { ...spaceView(r, input.budget_chars), caller: r.caller };
     },
 
     async artifactPut(who: CallIdentity, input: ArtifactPutArgs) {

@@ -4,10 +4,10 @@ import type { StoreOp, StoreOps } from './operations';
 import type { Artifact, Entry, LedgerEvent } from './schemas';
 import type { ApiKeyInfo } from './types';
 
-/** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
 /** Where the server took a call's agent from: X-Svc-Agent, the OAuth client, or the default. */
 export type AgentSource = 'header' | 'client' | 'default';
 
+/** Who is calling: the key (by hash), the agent, and the canonical project if one resolved. */
 export interface CallIdentity {
   keyHash: string;
   agent: string;
@@ -202,8 +202,11 @@ export interface Grant {
 export interface Store {
   /** One operation = one database round trip, authentication and ledger included. */
   call<Op extends StoreOp>(op: Op, who: CallIdentity, args: StoreOps[Op]['args']): Promise<StoreOps[Op]['result']>;
-  /** Authenticates a key on its own (requests that carry no tool call), within its key's rate. */
-  whoami(keyHash: string): Promise<{ org_id: string; bound_agent: string | null }>;
+  /**
+   * Authenticates a key on its own (requests that carry no tool call), within its key's rate; with
+   * `as`, also whether it may act as that agent (a key bound to another is refused, 403).
+   */
+  whoami(keyHash: string, as?: { agent: string; agentSource: AgentSource }): Promise<{ org_id: string }>;
   /**
    * Records a failed authentication in `bucket` (door and client address): `limit` failures in a
    * row, then one per `windowSeconds / limit`. Says whether this one was over the limit, whether

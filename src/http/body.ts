@@ -45,10 +45,10 @@ export async function readCapped(
   return out;
 }
 
-/** Parses a JSON body; a body that is not JSON gets JSON-RPC -32700 with HTTP 400. */
 /** One decoder for every body: `decode` without `stream` keeps no state between calls. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+/** Parses a JSON body; a body that is not JSON gets JSON-RPC -32700 with HTTP 400. */
 export function parseJson(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(UTF8.decode(bytes));

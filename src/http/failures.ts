@@ -1,8 +1,9 @@
 /**
  * Failed authentication, limited per client address and door (`mcp`: a wrong API key; `signin`: a
  * wrong dashboard password; `admin`: a wrong operator token), and the doors that make things for
- * anyone who asks, every attempt counted (`signup`: dashboard accounts; `register`: OAuth clients). The database counts (cairn_auth_failure), so the limit holds across
- * processes and Workers isolates; each process remembers the addresses it saw blocked, so their
+ * anyone who asks, every attempt counted (`signup`: dashboard accounts; `register`: OAuth
+ * clients). The database counts (cairn_auth_failure), so the limit holds across processes and
+ * Workers isolates; each process remembers the addresses it saw blocked, so their
  * attempts are refused before any database work or password hashing.
  */
 import { type LimitInfo, TooManyRequests } from '../domain/errors';
@@ -18,6 +19,8 @@ export interface FailureLimiter {
   check(bucket: string): void;
   /** Records a failure; throws 429 when it was over the limit. */
   failed(bucket: string): Promise<void>;
+  /** A door where every attempt counts: check, then record this one (throws 429 as those do). */
+  attempt(bucket: string): Promise<void>;
 }
 
 /** `limit` failures per address per 15 minutes; 0: no limit. */
@@ -42,7 +45,7 @@ export function failureLimiter(store: Store, limit: number, now = () => Date.now
       info,
     );
   };
-  return {
+  const limiter: FailureLimiter = {
     check(bucket) {
       if (limit === 0) return;
       const t = until.get(bucket);
@@ -60,5 +63,10 @@ export function failureLimiter(store: Store, limit: number, now = () => Date.now
       }
       if (r.refused) throw refuse(r.retry_after, bucket);
     },
+    async attempt(bucket) {
+      limiter.check(bucket);
+      await limiter.failed(bucket);
+    },
   };
+  return limiter;
 }

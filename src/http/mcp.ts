@@ -5,10 +5,9 @@
  */
 import { type Context, Hono } from 'hono';
 import { SCOPE } from '../auth/oauth-tokens';
-import { Forbidden, TooManyRequests } from '../domain/errors';
+import { TooManyRequests } from '../domain/errors';
 import type { Store } from '../domain/ports';
 import type { createMcpEndpoint, Exchange } from '../mcp/server';
-import type { Caller } from '../mcp/tool';
 import { parseJson, readLimited } from './body';
 import { BAD_TOKEN, callerFromHeaders, usesBearer } from './caller';
 import { jsonRpcError, KEY_CHALLENGE } from './errors';
@@ -56,7 +55,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
       return jsonRpcError(415, 'Content-Type must be application/json');
     }
     const body = parseJson(await readLimited(c.req.raw, maxBodyBytes));
-    if (!isToolCall(body)) boundTo(await store.whoami(caller.keyHash), caller);
+    if (!isToolCall(body)) await store.whoami(caller.keyHash, caller);
     const exchange: Exchange = { caller };
     const response = await endpoint(c.req.raw, body, exchange);
     // a limit reached inside a batch (2025-03-26) is that call's answer: the calls before it are
@@ -69,7 +68,7 @@ export function mcpRoutes(deps: McpRouteDeps) {
   // No server-initiated stream and no sessions: GET says whether the key is good, then 405.
   app.get('/', async (c) => {
     const caller = await callerFromHeaders(c.req.raw.headers, resourceOf(c));
-    boundTo(await store.whoami(caller.keyHash), caller);
+    await store.whoami(caller.keyHash, caller);
     return jsonRpcError(405, 'Method not allowed: this server is stateless; POST JSON-RPC messages to /mcp', {
       allow: 'POST',
     });
@@ -77,19 +76,6 @@ export function mcpRoutes(deps: McpRouteDeps) {
   app.delete('/', () => jsonRpcError(405, 'Method not allowed: this server keeps no sessions', { allow: 'POST' }));
   app.all('/', () => jsonRpcError(405, 'Method not allowed', { allow: 'POST' }));
   return app;
-}
-
-/**
- * A key bound to an agent acts as that agent only (contract §5): a request without a tool call
- * naming another in X-Svc-Agent is refused as a tool call would be (cairn_agent).
- */
-function boundTo(key: { bound_agent: string | null }, caller: Caller): void {
-  const bound = key.bound_agent;
-  if (bound !== null && caller.agentSource === 'header' && caller.agent !== bound) {
-    throw new Forbidden(
-      `this API key is bound to agent "${bound}" and cannot act as "${caller.agent}": send X-Svc-Agent: ${bound} or leave it out`,
-    );
-  }
 }
 
 /** A tool call, or a batch (2025-03-26) of nothing else: each call authenticates and is metered in its own statement. */

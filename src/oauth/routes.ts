@@ -86,8 +86,7 @@ export function oauthRoutes(opts: OAuthOptions) {
     // every registration counts against its address: anyone may register, not without end
     const bucket = `register:${opts.addressOf(c)}`;
     try {
-      opts.creations.check(bucket);
-      await opts.creations.failed(bucket);
+      await opts.creations.attempt(bucket);
     } catch (err) {
       if (!(err instanceof TooManyRequests)) throw err;
       c.header('Retry-After', String(err.info.retry_after));

@@ -44,8 +44,7 @@ export function signupPage({ store, signupOpen, log, creations, addressOf }: Das
       // every sign-up counts against its address (http/failures.ts, door `signup`)
       const bucket = `signup:${addressOf(c)}`;
       try {
-        creations.check(bucket);
-        await creations.failed(bucket);
+        await creations.attempt(bucket);
       } catch (err) {
         if (!(err instanceof TooManyRequests)) throw err;
         const minutes = Math.ceil(err.info.retry_after / 60);

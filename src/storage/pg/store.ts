@@ -254,9 +254,9 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       );
     },
 
-    whoami(keyHash) {
-      return one<{ org_id: string; bound_agent: string | null }>(
-        sql`SELECT cairn_meter('request', cairn_whoami(${keyHash})) AS r`,
+    whoami(keyHash, as) {
+      return one<{ org_id: string }>(
+        sql`SELECT cairn_meter('request', cairn_whoami(${keyHash}, ${as?.agent ?? null}, ${as?.agentSource ?? null})) AS r`,
       );
     },
     authFailure(bucket, limit, windowSeconds) {
