@@ -1,8 +1,8 @@
 /**
- * The most writes per second one org sustains, and the time its writes wait on row locks. Every
- * write of an org locks, each until its commit: the org's entry_stats row (the recall statistics
- * trigger, first), its ledger head (ledger_heads, the hash chain's append), then its usage rows
- * (org_usage, usage_days: cairn_meter and the bytes trigger). Closed-loop clients write
+ * The most writes per second one org sustains, and the time its writes wait on locks. A write of
+ * an org leaves its ledger event, statistics, counts and usage pending and takes no shared row
+ * (docs/design.md, "One org under many writers"); before drizzle/0021 each locked the org's
+ * entry_stats row, its ledger head and its usage rows until its commit. Closed-loop clients write
  * (remember, observe, decide and note in turn, all new content) at each concurrency for SECONDS.
  *
  * The lock wait is sampled, not timed: every 20 ms, pg_stat_activity lists the server's backends
@@ -37,23 +37,20 @@ export interface OrgWrites {
 }
 
 /**
- * One row per backend of the server: whether it runs a statement, and whose row it waits for,
- * from one snapshot of pg_locks. Waiting: a lock not granted. Whose row: the relation of the
- * tuple lock it holds or awaits; a backend that waits on another transaction without one (it
- * does, re-checking a row another write has just updated) is counted against the table whose
- * rows it is locking (RowShareLock: SELECT … FOR UPDATE), ledger_heads before entry_stats since
- * a write takes them in the other order.
+ * One row per backend of the server: whether it runs a statement, and what it waits for, from one
+ * snapshot of pg_locks. Waiting: a lock not granted. On what: the relation of the tuple lock it
+ * holds or awaits (a row another write has locked); the org's seal (the advisory lock of
+ * sql/entries/cairn_org_seal.sql, which a reader of the ledger or counts waits for); else the kind
+ * of lock (a backend re-checking a row another write has just updated waits on that write's
+ * transaction without a tuple lock).
  */
 const SAMPLE = `
-  WITH l AS MATERIALIZED (SELECT pid, locktype, mode, relation, granted FROM pg_locks)
+  WITH l AS MATERIALIZED (SELECT pid, locktype, mode, relation, classid, granted FROM pg_locks)
   SELECT a.state = 'active' AS active,
     (SELECT coalesce(
         (SELECT c.relname::text FROM l t JOIN pg_class c ON c.oid = t.relation
           WHERE t.pid = a.pid AND t.locktype = 'tuple' LIMIT 1),
-        (SELECT c.relname::text FROM l t JOIN pg_class c ON c.oid = t.relation
-          WHERE t.pid = a.pid AND t.locktype = 'relation' AND t.mode = 'RowShareLock' AND t.granted
-            AND c.relname IN ('ledger_heads', 'entry_stats')
-          ORDER BY c.relname = 'ledger_heads' DESC LIMIT 1),
+        CASE WHEN w.locktype = 'advisory' AND w.classid = 1128878670 THEN 'the org seal' END,
         'other: ' || w.locktype)
       FROM l w WHERE w.pid = a.pid AND NOT w.granted LIMIT 1) AS rel
   FROM pg_stat_activity a

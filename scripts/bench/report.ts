@@ -77,9 +77,9 @@ export function flatTable(flat: Flat[], sizes: Map<Db, number[]>): string {
   ].join('\n');
 }
 
-/** One org's writes: a column per relation whose rows were waited on (ledger_heads always), by total wait. */
+/** One org's writes: a column per lock waited on (the org seal always), by total wait. */
 export function orgTable(rows: OrgWrites[]): string {
-  const total = new Map<string, number>([['ledger_heads', 0]]);
+  const total = new Map<string, number>([['the org seal', 0]]);
   for (const w of rows) for (const v of w.waits) total.set(v.relation, (total.get(v.relation) ?? 0) + v.waiting);
   const rels = [...total].sort((a, b) => b[1] - a[1]).map(([r]) => r);
   const wait = (w: OrgWrites, rel: string) => {

@@ -10,6 +10,8 @@ BEGIN
   IF NOT EXISTS (SELECT 1 FROM orgs WHERE id = p_org) THEN
     RAISE EXCEPTION 'org % not found', p_org USING ERRCODE = 'CN404';
   END IF;
+  -- every write answered so far is in the ledger (cairn_org_seal)
+  PERFORM cairn_org_seal(p_org, true);
   SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq), '[]'::jsonb) INTO v_events
     FROM (SELECT * FROM ledger WHERE org_id = p_org AND seq > p_after ORDER BY seq LIMIT p_limit) l;
   RETURN v_events;

@@ -8,6 +8,7 @@ DECLARE
   a record := cairn_dash_actor(p_token_hash);
   v_e entries;
 BEGIN
+  PERFORM cairn_org_seal(a.org_id, true);
   SELECT * INTO v_e FROM entries WHERE org_id = a.org_id AND id = p_id AND scope <> 'agent';
   IF v_e.id IS NULL THEN
     RETURN NULL;

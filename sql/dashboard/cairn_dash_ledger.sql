@@ -7,6 +7,7 @@ AS $function$
 DECLARE
   a record := cairn_dash_actor(p_token_hash);
 BEGIN
+  PERFORM cairn_org_seal(a.org_id, true);
   RETURN (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq DESC), '[]'::jsonb)
     FROM (SELECT * FROM ledger l
           WHERE l.org_id = a.org_id AND (p_agent IS NULL OR l.agent = p_agent) AND (p_op IS NULL OR l.op = p_op)

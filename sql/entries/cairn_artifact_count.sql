@@ -1,16 +1,15 @@
 -- Triggers on artifacts: keep scope_counts (artifacts as kind 'artifact', with their bytes) per scope, project and, for private rows,
 -- agent, so `space` counts without reading the artifacts. Inserts and deletes count per statement;
 -- an update moves a row between keys only if its scope, project or agent changes (no tool does
--- that today). The org's ledger head is locked first, as every write of the org takes it
--- (cairn_ledger_append), so writers of one org lock in one order. A decrease only lowers rows
--- that exist: under an org's cascade delete nothing is left to count.
+-- that today). Artifacts are counted at once, on rows of their own kind ('artifact'), which the
+-- seal's fold of entries' counts never touches (cairn_org_seal). A decrease only lowers rows that
+-- exist: under an org's cascade delete nothing is left to count.
 CREATE OR REPLACE FUNCTION public.cairn_artifact_count()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    PERFORM 1 FROM ledger_heads h WHERE h.org_id IN (SELECT org_id FROM new_rows) ORDER BY h.org_id FOR UPDATE;
     INSERT INTO scope_counts AS c (org_id, scope, project_key, agent_key, kind, n, bytes)
       SELECT org_id, scope, coalesce(project, ''), CASE WHEN scope = 'agent' THEN agent ELSE '' END, 'artifact',
         count(*), sum(size)
@@ -18,7 +17,6 @@ BEGIN
     ON CONFLICT (org_id, scope, project_key, agent_key, kind)
       DO UPDATE SET n = c.n + EXCLUDED.n, bytes = c.bytes + EXCLUDED.bytes;
   ELSIF TG_OP = 'DELETE' THEN
-    PERFORM 1 FROM ledger_heads h WHERE h.org_id IN (SELECT org_id FROM old_rows) ORDER BY h.org_id FOR UPDATE;
     UPDATE scope_counts c SET n = c.n - d.n, bytes = c.bytes - d.bytes
       FROM (SELECT org_id, scope, coalesce(project, '') AS project_key,
           CASE WHEN scope = 'agent' THEN agent ELSE '' END AS agent_key, 'artifact' AS kind,
@@ -27,7 +25,6 @@ BEGIN
       WHERE c.org_id = d.org_id AND c.scope = d.scope AND c.project_key = d.project_key
         AND c.agent_key = d.agent_key AND c.kind = d.kind;
   ELSE
-    PERFORM 1 FROM ledger_heads h WHERE h.org_id = NEW.org_id FOR UPDATE;
     UPDATE scope_counts c SET n = c.n - 1, bytes = c.bytes - OLD.size
       WHERE c.org_id = OLD.org_id AND c.scope = OLD.scope AND c.project_key = coalesce(OLD.project, '')
         AND c.agent_key = CASE WHEN OLD.scope = 'agent' THEN OLD.agent ELSE '' END AND c.kind = 'artifact';

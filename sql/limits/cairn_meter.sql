@@ -1,6 +1,9 @@
 -- Counts a request exactly, at the end of its statement: the key's rate (when its plan has one),
--- and for a tool call (p_op other than 'request') the org's monthly calls and today's usage. Locks
--- in one order everywhere (org_usage, then key_rates). A read's only writes are these counters, so
+-- and for a tool call (p_op other than 'request') the org's monthly calls and today's usage — at
+-- once under the org's row lock when its plan has a monthly quota (exact under concurrency), else
+-- as a row of its own left for the org's seal, which it then tries (cairn_org_seal: what this
+-- statement and others of the org left pending). Locks in one order everywhere (org_usage, then
+-- key_rates). A read's only writes are these counters, so
 -- its commit does not wait for the disk: a crash may forget a few counted reads, never a write.
 CREATE OR REPLACE FUNCTION public.cairn_meter(p_op text, p_result anyelement)
  RETURNS anyelement
@@ -17,7 +20,9 @@ DECLARE
   v_bytes bigint;
   v_tat timestamptz;
 BEGIN
-  IF p_op <> 'request' THEN
+  IF p_op <> 'request' AND v_plan.tool_calls_per_month IS NULL THEN
+    INSERT INTO usage_pending (org_id, day, calls, bytes) VALUES (v_org, (v_now AT TIME ZONE 'UTC')::date, 1, 0);
+  ELSIF p_op <> 'request' THEN
     UPDATE org_usage u SET month = v_month,
         month_calls = CASE WHEN u.month = v_month THEN u.month_calls + 1 ELSE 1 END
       WHERE u.org_id = v_org AND (v_plan.tool_calls_per_month IS NULL
@@ -42,6 +47,9 @@ BEGIN
       SELECT tat INTO v_tat FROM key_rates WHERE key_id = v_key;
       PERFORM cairn_refuse_rate(v_plan, v_tat, clock_timestamp());
     END IF;
+  END IF;
+  IF p_op <> 'request' THEN
+    PERFORM cairn_org_seal(v_org, false);
   END IF;
   IF p_op IN ('recall', 'space', 'artifact_get', 'request') THEN
     PERFORM set_config('synchronous_commit', 'off', true);

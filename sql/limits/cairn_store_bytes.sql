@@ -1,6 +1,8 @@
 -- Adds p_delta bytes to what an org holds, refusing growth past its plan's storage, and refuses an
 -- entry or artifact larger than its plan allows (p_chars: the largest new entry, all its fields
--- together, cairn_entry_chars; p_size: the largest new artifact).
+-- together, cairn_entry_chars; p_size: the largest new artifact). Under a storage quota the org's
+-- usage row is changed at once, so the quota holds exactly under concurrency; without one, the
+-- bytes are left pending for the org's seal (cairn_org_seal) and no writer waits for another.
 CREATE OR REPLACE FUNCTION public.cairn_store_bytes(p_org uuid, p_delta bigint, p_chars integer, p_size bigint)
  RETURNS void
  LANGUAGE plpgsql
@@ -18,6 +20,11 @@ BEGIN
       p_size, v_plan.id, v_plan.artifact_bytes USING ERRCODE = 'CN413';
   END IF;
   IF p_delta = 0 THEN
+    RETURN;
+  END IF;
+  IF v_plan.stored_bytes IS NULL THEN
+    INSERT INTO usage_pending (org_id, day, calls, bytes)
+      VALUES (p_org, (clock_timestamp() AT TIME ZONE 'UTC')::date, 0, p_delta);
     RETURN;
   END IF;
   UPDATE org_usage SET stored_bytes = stored_bytes + p_delta WHERE org_id = p_org

@@ -10,6 +10,8 @@ DECLARE
   v_now timestamptz := clock_timestamp();
   v_days jsonb;
 BEGIN
+  -- the calls and bytes of every write answered so far (cairn_org_seal)
+  PERFORM cairn_org_seal(p_org, true);
   SELECT * INTO v_u FROM org_usage WHERE org_id = p_org;
   IF p_days > 0 THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('day', d.day, 'calls', d.calls, 'stored_bytes', d.stored_bytes)

@@ -1,38 +1,37 @@
--- Row trigger on entries: keeps recall's index in step with each entry: its postings (keys from
--- cairn_entry_keys) and the org's term and document statistics (BM25's df, N and average length;
--- a word's row goes when no entry holds it).
+-- Row trigger on entries: keeps recall's index in step with each entry (its postings, keys from
+-- cairn_entry_keys) and leaves the entry's share of the org's statistics (BM25's df, N and
+-- average length) and of `space`'s counts (entries per scope, project, private agent and kind) to
+-- be folded by cairn_org_seal: a row of its own in stat_pending, counted in (1) or out (-1), so
+-- that writers of one org share no row here. An update counts the old row out and the new one in,
+-- when its text or where it is counted changes.
 CREATE OR REPLACE FUNCTION public.cairn_entry_index()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-DECLARE
-  v_org uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.org_id ELSE NEW.org_id END;
 BEGIN
-  PERFORM 1 FROM entry_stats WHERE org_id = v_org FOR UPDATE;
-  IF NOT FOUND THEN
-    INSERT INTO entry_stats (org_id, docs, lexemes) VALUES (v_org, 0, 0) ON CONFLICT DO NOTHING;
-    PERFORM 1 FROM entry_stats WHERE org_id = v_org FOR UPDATE;
-  END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    DELETE FROM postings WHERE org_id = v_org AND project = coalesce(OLD.project, '') AND entry_id = OLD.id
+    DELETE FROM postings WHERE org_id = OLD.org_id AND project = coalesce(OLD.project, '') AND entry_id = OLD.id
       AND lexeme = ANY(cairn_entry_keys(OLD.search, cairn_entry_text(OLD.title, OLD.content, OLD.rationale, OLD.source, OLD.tags)));
-    UPDATE term_stats t SET df = t.df - 1
-      FROM unnest(tsvector_to_array(OLD.search)) AS l(lexeme)
-      WHERE t.org_id = v_org AND t.lexeme = l.lexeme;
-    -- a word no entry holds any more goes: a forgotten entry leaves none of its words behind
-    DELETE FROM term_stats
-      WHERE org_id = v_org AND lexeme = ANY(tsvector_to_array(OLD.search)) AND df <= 0;
-    UPDATE entry_stats SET docs = docs - 1, lexemes = lexemes - length(OLD.search) WHERE org_id = v_org;
+    INSERT INTO stat_pending (org_id, sign, terms, length, scope, project_key, agent_key, kind)
+      VALUES (OLD.org_id, -1, tsvector_to_array(OLD.search), length(OLD.search), OLD.scope,
+        coalesce(OLD.project, ''), CASE WHEN OLD.scope = 'agent' THEN OLD.agent ELSE '' END, OLD.kind);
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO postings (org_id, lexeme, project, entry_id)
-      SELECT v_org, k, coalesce(NEW.project, ''), NEW.id
+      SELECT NEW.org_id, k, coalesce(NEW.project, ''), NEW.id
       FROM unnest(cairn_entry_keys(NEW.search, cairn_entry_text(NEW.title, NEW.content, NEW.rationale, NEW.source, NEW.tags))) AS k
       ON CONFLICT DO NOTHING;
-    INSERT INTO term_stats (org_id, lexeme, df)
-      SELECT v_org, l, 1 FROM unnest(tsvector_to_array(NEW.search)) AS l ORDER BY l
-      ON CONFLICT (org_id, lexeme) DO UPDATE SET df = term_stats.df + 1;
-    UPDATE entry_stats SET docs = docs + 1, lexemes = lexemes + length(NEW.search) WHERE org_id = v_org;
+    INSERT INTO stat_pending (org_id, sign, terms, length, scope, project_key, agent_key, kind)
+      VALUES (NEW.org_id, 1, tsvector_to_array(NEW.search), length(NEW.search), NEW.scope,
+        coalesce(NEW.project, ''), CASE WHEN NEW.scope = 'agent' THEN NEW.agent ELSE '' END, NEW.kind);
   END IF;
   RETURN NULL;
 END $function$;
+
+CREATE OR REPLACE TRIGGER entries_index_insert_delete AFTER INSERT OR DELETE ON entries
+  FOR EACH ROW EXECUTE FUNCTION cairn_entry_index();
+CREATE OR REPLACE TRIGGER entries_index_update AFTER UPDATE ON entries
+  FOR EACH ROW WHEN (OLD.search IS DISTINCT FROM NEW.search OR OLD.scope IS DISTINCT FROM NEW.scope
+    OR OLD.project IS DISTINCT FROM NEW.project OR OLD.agent IS DISTINCT FROM NEW.agent
+    OR OLD.kind IS DISTINCT FROM NEW.kind)
+  EXECUTE FUNCTION cairn_entry_index();

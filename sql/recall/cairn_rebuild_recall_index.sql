@@ -11,6 +11,8 @@ BEGIN
     FROM entries e, unnest(cairn_entry_keys(e.search, cairn_entry_text(e.title, e.content, e.rationale, e.source, e.tags))) AS k
     WHERE e.org_id = p_org
     ORDER BY 2, 3, 4; -- in index order: the B-tree grows at its right edge
+  PERFORM cairn_org_seal(p_org, true); -- what writes left pending is counted once, below
+  DELETE FROM stat_pending WHERE org_id = p_org;
   DELETE FROM term_stats WHERE org_id = p_org;
   INSERT INTO term_stats (org_id, lexeme, df)
     SELECT p_org, l, count(*) FROM entries e, unnest(tsvector_to_array(e.search)) AS l

@@ -43,9 +43,9 @@ BEGIN
     PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason, r.scope = 'agent');
   END LOOP;
   DELETE FROM object_ids WHERE id = ANY(v_done);
-  -- nothing derived from the forgotten rows stays (their words left term_stats with them,
-  -- cairn_entry_index): counts that fell to nothing, which name a project and a private agent, and
-  -- the rows of projects no entry or artifact is in any more
+  -- nothing derived from the forgotten rows stays (their words leave term_stats when the org's
+  -- seal folds their removal, cairn_org_seal): counts that fell to nothing, which name a project
+  -- and a private agent, and the rows of projects no entry or artifact is in any more
   DELETE FROM scope_counts WHERE org_id = v_org AND n <= 0;
   DELETE FROM projects p WHERE p.org_id = v_org AND p.canonical = ANY(v_projects)
     AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.project_key = p.canonical)

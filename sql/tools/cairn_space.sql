@@ -20,6 +20,8 @@ DECLARE
   v_caller jsonb;
 BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
+  -- counts, activity and the ledger with every write of the org answered so far (cairn_org_seal)
+  PERFORM cairn_org_seal(v_org, true);
   -- every view says who the caller acts as: a key bound to an agent is that agent
   v_caller := jsonb_build_object('caller', jsonb_build_object('agent', p_agent,
     'verified', coalesce(current_setting('cairn.verified', true), '') = 'on'));

@@ -5,7 +5,8 @@
  * `everySeconds` (off the request path: a timer, one run at a time), the service asks which tables
  * grew by a fifth since their last VACUUM or ANALYZE (sql/admin/cairn_maintenance_due.sql) and runs
  * `VACUUM (ANALYZE)` on those alone, smallest first. New statistics make Postgres plan the service's statements
- * again. Where autovacuum keeps up, nothing is ever due.
+ * again. Where autovacuum keeps up, nothing is ever due. Each run first folds what writes left
+ * pending in orgs no call has touched since (sql/admin/cairn_seal_pending.sql).
  */
 
 /** One connection able to VACUUM: a query, and a way to end it if it was opened for the run. */
@@ -32,6 +33,8 @@ export async function maintainOnce(
   const conn = await connect();
   if (!conn) return [];
   try {
+    // what writes left pending in an org no call has touched since (cairn_org_seal)
+    await conn.query('SELECT cairn_seal_pending()');
     const due = (await conn.query('SELECT relname FROM cairn_maintenance_due()')).map((r) => String(r.relname));
     if (due.length === 0) return [];
     const t0 = performance.now();

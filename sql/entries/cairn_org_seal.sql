@@ -1,0 +1,108 @@
+-- Folds what an org's writes left pending (docs/design.md, "One org under many writers"), under
+-- the org's seal lock (a transaction-level advisory lock): the ledger events, numbered and
+-- hash-chained in the order they were written; each agent's activity; recall's statistics (the
+-- org's document count and length, each word's document frequency) and the entry counts of
+-- `space`; and the calls and bytes of a plan without such a quota. A write asks without waiting
+-- (p_wait false): when another statement of the org holds the lock, its rows wait for the next
+-- holder; so one lock and one commit serve a batch of writes, and no write of the org waits for
+-- another's. A reader of the ledger, counts or usage waits (p_wait true), so it sees every write
+-- answered before it. Returns whether it folded (it held the lock).
+CREATE OR REPLACE FUNCTION public.cairn_org_seal(p_org uuid, p_wait boolean)
+ RETURNS boolean
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_events ledger_pending[];
+  v_stats stat_pending[];
+  e ledger_pending;
+  v_seq bigint;
+  v_prev text;
+  v_last timestamptz;
+  v_at timestamptz;
+  v_hash text;
+  v_month date := cairn_month_start(clock_timestamp());
+  v_calls bigint;
+  v_days date[];
+  v_day_calls bigint[];
+  v_bytes bigint;
+BEGIN
+  -- the key's first half names the lock's purpose (distinct from the upkeep's one-key lock)
+  IF p_wait THEN
+    PERFORM pg_advisory_xact_lock(1128878670, hashtext(p_org::text));
+  ELSIF NOT pg_try_advisory_xact_lock(1128878670, hashtext(p_org::text)) THEN
+    RETURN false;
+  END IF;
+
+  WITH d AS (DELETE FROM ledger_pending WHERE org_id = p_org RETURNING *)
+  SELECT array_agg(d ORDER BY d.id) INTO v_events FROM d;
+  IF v_events IS NOT NULL THEN
+    SELECT h.seq, h.hash, l.at INTO v_seq, v_prev, v_last
+      FROM ledger_heads h LEFT JOIN ledger l ON l.org_id = h.org_id AND l.seq = h.seq
+      WHERE h.org_id = p_org;
+    IF v_seq IS NULL THEN
+      RAISE EXCEPTION 'ledger head missing for org' USING ERRCODE = 'XX000';
+    END IF;
+    FOREACH e IN ARRAY v_events LOOP
+      v_seq := v_seq + 1;
+      -- events are in time order along the chain: one written earlier but sealed later takes the
+      -- time of the event before it
+      v_at := greatest(e.at, v_last);
+      v_hash := cairn_sha256(v_prev || cairn_ledger_canonical(
+        v_seq, p_org, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason)
+        || CASE WHEN e.verified THEN '8:verified' ELSE '' END);
+      INSERT INTO ledger (org_id, seq, at, agent, op, entry_id, project, content_sha256, reason, verified,
+          private, prev_hash, hash)
+        VALUES (p_org, v_seq, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason,
+          e.verified, e.private, v_prev, v_hash);
+      v_prev := v_hash;
+      v_last := v_at;
+    END LOOP;
+    UPDATE ledger_heads SET seq = v_seq, hash = v_hash WHERE org_id = p_org;
+    INSERT INTO agent_activity AS a (org_id, agent, events, first_at, last_at)
+      SELECT p_org, x.agent, count(*), min(x.at), max(x.at) FROM unnest(v_events) x
+      GROUP BY x.agent ORDER BY x.agent
+      ON CONFLICT (org_id, agent) DO UPDATE SET events = a.events + excluded.events,
+        last_at = greatest(a.last_at, excluded.last_at);
+  END IF;
+
+  WITH d AS (DELETE FROM stat_pending WHERE org_id = p_org RETURNING *)
+  SELECT array_agg(d) INTO v_stats FROM d;
+  IF v_stats IS NOT NULL THEN
+    INSERT INTO entry_stats AS s (org_id, docs, lexemes)
+      SELECT p_org, sum(x.sign), sum(x.sign * x.length) FROM unnest(v_stats) x
+      ON CONFLICT (org_id) DO UPDATE SET docs = s.docs + excluded.docs, lexemes = s.lexemes + excluded.lexemes;
+    INSERT INTO term_stats AS t (org_id, lexeme, df)
+      SELECT p_org, l, sum(x.sign) FROM unnest(v_stats) x, unnest(x.terms) l
+      GROUP BY l HAVING sum(x.sign) <> 0 ORDER BY l
+      ON CONFLICT (org_id, lexeme) DO UPDATE SET df = t.df + excluded.df;
+    INSERT INTO scope_counts AS c (org_id, scope, project_key, agent_key, kind, n, bytes)
+      SELECT p_org, x.scope, x.project_key, x.agent_key, x.kind, sum(x.sign), 0 FROM unnest(v_stats) x
+      GROUP BY 2, 3, 4, 5 HAVING sum(x.sign) <> 0 ORDER BY 2, 3, 4, 5
+      ON CONFLICT (org_id, scope, project_key, agent_key, kind) DO UPDATE SET n = c.n + excluded.n;
+    IF EXISTS (SELECT 1 FROM unnest(v_stats) x WHERE x.sign < 0) THEN
+      -- a word no entry holds any more goes, and so does a count that fell to nothing (it names a
+      -- project and, for private entries, an agent): a forgotten entry leaves none of them behind
+      DELETE FROM term_stats WHERE org_id = p_org AND df <= 0
+        AND lexeme IN (SELECT l FROM unnest(v_stats) x, unnest(x.terms) l WHERE x.sign < 0);
+      DELETE FROM scope_counts WHERE org_id = p_org AND n <= 0;
+    END IF;
+  END IF;
+
+  IF EXISTS (SELECT 1 FROM usage_pending WHERE org_id = p_org) THEN
+    WITH d AS (DELETE FROM usage_pending WHERE org_id = p_org RETURNING day, calls, bytes)
+    SELECT array_agg(x.day ORDER BY x.day), array_agg(x.calls ORDER BY x.day),
+        coalesce(sum(x.calls) FILTER (WHERE x.day >= v_month), 0), sum(x.bytes)
+      INTO v_days, v_day_calls, v_calls, v_bytes
+      FROM (SELECT d.day, sum(d.calls) AS calls, sum(d.bytes) AS bytes FROM d GROUP BY d.day) x;
+    UPDATE org_usage u SET stored_bytes = u.stored_bytes + v_bytes,
+        month_calls = CASE WHEN u.month = v_month THEN u.month_calls + v_calls ELSE v_calls END,
+        month = v_month
+      WHERE u.org_id = p_org
+      RETURNING u.stored_bytes INTO v_bytes;
+    INSERT INTO usage_days AS u (org_id, day, calls, stored_bytes)
+      SELECT p_org, x.day, x.calls, v_bytes FROM unnest(v_days, v_day_calls) AS x(day, calls)
+      WHERE x.calls > 0
+      ON CONFLICT (org_id, day) DO UPDATE SET calls = u.calls + excluded.calls, stored_bytes = excluded.stored_bytes;
+  END IF;
+  RETURN true;
+END $function$;
