@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // the per-tool functions) lives in migrations created with `drizzle-kit generate --custom`.
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/storage/pg/schema.ts', './src/storage/pg/schema-accounts.ts'],
+  schema: ['./src/storage/pg/schema.ts', './src/storage/pg/schema-accounts.ts', './src/storage/pg/schema-pending.ts'],
   out: './drizzle',
 });

@@ -19,6 +19,7 @@ DECLARE
   v_prev text;
   v_last timestamptz;
   v_at timestamptz;
+  v_ats timestamptz[] := '{}';
   v_hash text;
   v_month date := cairn_month_start(clock_timestamp());
   v_calls bigint;
@@ -26,6 +27,13 @@ DECLARE
   v_day_calls bigint[];
   v_bytes bigint;
 BEGIN
+  -- a reader waits only when a write is pending (rows being folded by a holder still count, so it
+  -- waits for that holder's commit): with none, readers of one org do not queue on the lock. The
+  -- calls of reads in flight are not waited for (usage may lag by them; a write's never does)
+  IF p_wait AND NOT EXISTS (SELECT 1 FROM ledger_pending WHERE org_id = p_org)
+      AND NOT EXISTS (SELECT 1 FROM stat_pending WHERE org_id = p_org) THEN
+    RETURN false;
+  END IF;
   -- the key's first half names the lock's purpose (distinct from the upkeep's one-key lock)
   IF p_wait THEN
     PERFORM pg_advisory_xact_lock(1128878670, hashtext(p_org::text));
@@ -56,25 +64,29 @@ BEGIN
           e.verified, e.private, v_prev, v_hash);
       v_prev := v_hash;
       v_last := v_at;
+      v_ats := v_ats || v_at;
     END LOOP;
     UPDATE ledger_heads SET seq = v_seq, hash = v_hash WHERE org_id = p_org;
-    INSERT INTO agent_activity AS a (org_id, agent, events, first_at, last_at)
-      SELECT p_org, x.agent, count(*), min(x.at), max(x.at) FROM unnest(v_events) x
-      GROUP BY x.agent ORDER BY x.agent
-      ON CONFLICT (org_id, agent) DO UPDATE SET events = a.events + excluded.events,
+    INSERT INTO agent_activity AS a (org_id, agent, private, events, first_at, last_at)
+      SELECT p_org, x.agent, x.private, count(*), min(t.at), max(t.at)
+      FROM unnest(v_events) WITH ORDINALITY x JOIN unnest(v_ats) WITH ORDINALITY t(at, n) ON t.n = x.ordinality
+      GROUP BY x.agent, x.private ORDER BY x.agent, x.private
+      ON CONFLICT (org_id, agent, private) DO UPDATE SET events = a.events + excluded.events,
         last_at = greatest(a.last_at, excluded.last_at);
   END IF;
 
   WITH d AS (DELETE FROM stat_pending WHERE org_id = p_org RETURNING *)
   SELECT array_agg(d) INTO v_stats FROM d;
   IF v_stats IS NOT NULL THEN
-    INSERT INTO entry_stats AS s (org_id, docs, lexemes)
-      SELECT p_org, sum(x.sign), sum(x.sign * x.length) FROM unnest(v_stats) x
-      ON CONFLICT (org_id) DO UPDATE SET docs = s.docs + excluded.docs, lexemes = s.lexemes + excluded.lexemes;
-    INSERT INTO term_stats AS t (org_id, lexeme, df)
-      SELECT p_org, l, sum(x.sign) FROM unnest(v_stats) x, unnest(x.terms) l
-      GROUP BY l HAVING sum(x.sign) <> 0 ORDER BY l
-      ON CONFLICT (org_id, lexeme) DO UPDATE SET df = t.df + excluded.df;
+    -- per visibility: the shared entries ('') and each agent's private ones (its agent_key)
+    INSERT INTO entry_stats AS s (org_id, agent_key, docs, lexemes)
+      SELECT p_org, x.agent_key, sum(x.sign), sum(x.sign * x.length) FROM unnest(v_stats) x
+      GROUP BY x.agent_key ORDER BY x.agent_key
+      ON CONFLICT (org_id, agent_key) DO UPDATE SET docs = s.docs + excluded.docs, lexemes = s.lexemes + excluded.lexemes;
+    INSERT INTO term_stats AS t (org_id, lexeme, agent_key, df)
+      SELECT p_org, l, x.agent_key, sum(x.sign) FROM unnest(v_stats) x, unnest(x.terms) l
+      GROUP BY l, x.agent_key HAVING sum(x.sign) <> 0 ORDER BY l, x.agent_key
+      ON CONFLICT (org_id, lexeme, agent_key) DO UPDATE SET df = t.df + excluded.df;
     INSERT INTO scope_counts AS c (org_id, scope, project_key, agent_key, kind, n, bytes)
       SELECT p_org, x.scope, x.project_key, x.agent_key, x.kind, sum(x.sign), 0 FROM unnest(v_stats) x
       GROUP BY 2, 3, 4, 5 HAVING sum(x.sign) <> 0 ORDER BY 2, 3, 4, 5
@@ -84,6 +96,7 @@ BEGIN
       -- project and, for private entries, an agent): a forgotten entry leaves none of them behind
       DELETE FROM term_stats WHERE org_id = p_org AND df <= 0
         AND lexeme IN (SELECT l FROM unnest(v_stats) x, unnest(x.terms) l WHERE x.sign < 0);
+      DELETE FROM entry_stats WHERE org_id = p_org AND agent_key <> '' AND docs <= 0;
       DELETE FROM scope_counts WHERE org_id = p_org AND n <= 0;
     END IF;
   END IF;

@@ -1,5 +1,5 @@
 -- Row trigger on entries: keeps recall's index in step with each entry (its postings, keys from
--- cairn_entry_keys) and leaves the entry's share of the org's statistics (BM25's df, N and
+-- cairn_entry_keys, filed under cairn_posting_key) and leaves the entry's share of the org's statistics (BM25's df, N and
 -- average length) and of `space`'s counts (entries per scope, project, private agent and kind) to
 -- be folded by cairn_org_seal: a row of its own in stat_pending, counted in (1) or out (-1), so
 -- that writers of one org share no row here. An update counts the old row out and the new one in,
@@ -10,7 +10,8 @@ CREATE OR REPLACE FUNCTION public.cairn_entry_index()
 AS $function$
 BEGIN
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    DELETE FROM postings WHERE org_id = OLD.org_id AND project = coalesce(OLD.project, '') AND entry_id = OLD.id
+    DELETE FROM postings WHERE org_id = OLD.org_id AND project = cairn_posting_key(OLD.scope, OLD.project, OLD.agent)
+      AND entry_id = OLD.id
       AND lexeme = ANY(cairn_entry_keys(OLD.search, cairn_entry_text(OLD.title, OLD.content, OLD.rationale, OLD.source, OLD.tags)));
     INSERT INTO stat_pending (org_id, sign, terms, length, scope, project_key, agent_key, kind)
       VALUES (OLD.org_id, -1, tsvector_to_array(OLD.search), length(OLD.search), OLD.scope,
@@ -18,7 +19,7 @@ BEGIN
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     INSERT INTO postings (org_id, lexeme, project, entry_id)
-      SELECT NEW.org_id, k, coalesce(NEW.project, ''), NEW.id
+      SELECT NEW.org_id, k, cairn_posting_key(NEW.scope, NEW.project, NEW.agent), NEW.id
       FROM unnest(cairn_entry_keys(NEW.search, cairn_entry_text(NEW.title, NEW.content, NEW.rationale, NEW.source, NEW.tags))) AS k
       ON CONFLICT DO NOTHING;
     INSERT INTO stat_pending (org_id, sign, terms, length, scope, project_key, agent_key, kind)

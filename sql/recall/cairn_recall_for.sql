@@ -12,7 +12,7 @@ CREATE OR REPLACE FUNCTION public.cairn_recall_for(p_org uuid, p_agent text, p_p
 AS $function$
 DECLARE
   v_org uuid := p_org;
-  v_proj text := cairn_project(v_org, p_project, false);
+  v_proj text := cairn_read_project(v_org, p_project, p_agent);
   v_scope text := cairn_read_scope(p_args->>'scope', v_proj);
   v_query text := coalesce(p_args->>'query', '');
   v_kinds text[] := CASE WHEN p_args ? 'kinds'
@@ -53,6 +53,7 @@ DECLARE
   v_weights float8[];
   v_idents text[] := ARRAY(SELECT '#' || i FROM unnest(cairn_idents(v_query)) AS i);
   v_projects text[];
+  v_private text[];
   v_cand uuid[];
   v_ids uuid[];
   v_scores float8[];
@@ -64,8 +65,10 @@ BEGIN
       v_author, v_since, v_until, v_limit), 'project', v_proj, 'scope', v_scope);
   END IF;
 
-  SELECT greatest(docs, 1), CASE WHEN docs > 0 THEN greatest(lexemes::float8 / docs, 1) ELSE 1 END
-    INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org;
+  -- the statistics of the entries this reader may see: the org's shared ones and its own private
+  -- ones (another agent's private entries weigh nothing: docs/design.md, "Private means absent")
+  SELECT greatest(sum(docs), 1), CASE WHEN sum(docs) > 0 THEN greatest(sum(lexemes)::float8 / sum(docs), 1) ELSE 1 END
+    INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org AND agent_key IN ('', coalesce(p_agent, ''));
   -- the query's terms (cairn_recall_terms), rarest first, each with its concept
   SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
          array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
@@ -74,7 +77,7 @@ BEGIN
          array_agg(t.term_group ORDER BY t.df, t.lexeme),
          array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme)
     INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms
-    FROM cairn_recall_terms(v_org, v_query, p_args->'groups', v_expansion, v_prefixes) t;
+    FROM cairn_recall_terms(v_org, p_agent, v_query, p_args->'groups', v_expansion, v_prefixes) t;
   -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
   WITH words AS (
     SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
@@ -95,13 +98,21 @@ BEGIN
   -- read; an org of more than 64 projects is read across projects with a sort instead
   v_projects := CASE WHEN v_scope <> 'org' AND v_proj IS NOT NULL THEN ARRAY[v_proj, '']
     ELSE ARRAY(SELECT canonical FROM projects WHERE org_id = v_org LIMIT 65) || ''::text END;
+  -- and the reader's own private partitions (cairn_posting_key): of the project and none, or of
+  -- every project it keeps private entries in; no other agent's
+  v_private := CASE WHEN p_agent IS NULL THEN '{}'::text[]
+    WHEN v_scope <> 'org' AND v_proj IS NOT NULL
+      THEN ARRAY[cairn_posting_key('agent', v_proj, p_agent), cairn_posting_key('agent', NULL, p_agent)]
+    ELSE ARRAY(SELECT DISTINCT cairn_posting_key('agent', c.project_key, p_agent) FROM scope_counts c
+               WHERE c.org_id = v_org AND c.scope = 'agent' AND c.agent_key = p_agent AND c.n > 0)
+      || cairn_posting_key('agent', NULL, p_agent) END;
 
   -- phase 1: entry ids are UUIDv7, so newest first is id order, per project straight off the index
   IF cardinality(v_projects) <= 65 THEN
     SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
       SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
       CROSS JOIN LATERAL (
-        SELECT y.entry_id FROM unnest(v_projects) AS pr(project)
+        SELECT y.entry_id FROM unnest(v_projects || v_private) AS pr(project)
         CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p
                             WHERE p.org_id = v_org AND p.lexeme = k.key AND p.project = pr.project
                             ORDER BY p.entry_id DESC LIMIT v_cap) y
@@ -111,6 +122,7 @@ BEGIN
     SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
       SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
       CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
+                            AND (left(p.project, 1) <> chr(1) OR p.project = ANY(v_private))
                           ORDER BY p.entry_id DESC LIMIT v_cap) x
       GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
   END IF;
@@ -120,7 +132,7 @@ BEGIN
     SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC)
       INTO v_ids, v_scores
       FROM (SELECT e.id,
-                   cairn_recall_score(v_org, e.id, e.project_key, e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
+                   cairn_recall_score(v_org, e.id, cairn_posting_key(e.scope, e.project, e.agent), e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                      * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                      + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
                                    WHERE e.search @@ p.q)
@@ -134,7 +146,8 @@ BEGIN
   IF v_ids IS NOT NULL THEN
     WITH near AS (
       -- a hit's thread of work: the entries the same agent wrote in the same project right before and
-      -- after it — among the org's v_window nearest writes on either side, and within v_thread — read
+      -- after it — among the org's v_window nearest writes on either side that the reader could see
+      -- (another agent's private entries are stepped over as if absent), and within v_thread — read
       -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
       -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters: a range on
       -- created_at alone, which no other index serves (with the id too, a planner that saw one org
@@ -149,12 +162,14 @@ BEGIN
                  AND e.created_at >= src.created_at - v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until) AS visible
                FROM entries e WHERE e.org_id = v_org AND e.created_at < src.created_at
+                 AND (e.scope <> 'agent' OR e.agent = p_agent)
                ORDER BY e.created_at DESC LIMIT v_window)
               UNION ALL
               (SELECT e.id, e.created_at, false, e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at <= src.created_at + v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
                FROM entries e WHERE e.org_id = v_org AND e.created_at > src.created_at
+                 AND (e.scope <> 'agent' OR e.agent = p_agent)
                ORDER BY e.created_at LIMIT v_window)) n
             WHERE s.score > 0) x
       WHERE x.visible

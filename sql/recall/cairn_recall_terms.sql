@@ -1,17 +1,21 @@
--- A query's terms as recall weighs them, each with its document frequency in the org and the
--- concept it stands for (term_group): a concept counts once in a score, by its best match.
+-- A query's terms as recall weighs them, each with its document frequency among the entries the
+-- reader may see (the org's shared entries and p_agent's private ones: another agent's private
+-- entries count as if they did not exist) and the concept it stands for (term_group): a concept
+-- counts once in a score, by its best match.
 -- - The query's own words and the parts of its identifiers and paths weigh 1.
 -- - The service's expansions (p_groups: lists whose first term is a word or phrase of the query
 --   and the rest its abbreviations, synonyms or verb forms, from src/domain) weigh p_expansion,
 --   in the concept of their query word.
 -- - camelCase parts of the query's words weigh p_expansion, each its own concept.
--- - A query word the org has never written brings the org's longer words that begin with it
+-- - A query word the reader's entries never hold brings their longer words that begin with it
 --   ("postgres" finds postgresql, "auth" authentication), at most p_prefixes, in its concept.
-CREATE OR REPLACE FUNCTION public.cairn_recall_terms(p_org uuid, p_query text, p_groups jsonb, p_expansion double precision, p_prefixes integer)
+CREATE OR REPLACE FUNCTION public.cairn_recall_terms(p_org uuid, p_agent text, p_query text, p_groups jsonb, p_expansion double precision, p_prefixes integer)
  RETURNS TABLE(lexeme text, weight double precision, df bigint, term_group integer)
  LANGUAGE plpgsql
  STABLE
 AS $function$
+DECLARE
+  v_agent text := coalesce(p_agent, ''); -- a reader who is no agent (the dashboard) sees the shared rows
 BEGIN
   -- plpgsql, so each connection plans these statements once; every term_stats read is a lookup
   -- by key (a lateral join), never an anti-join that could read the org's whole vocabulary
@@ -37,14 +41,16 @@ BEGIN
   ), known AS (
     SELECT t.l, t.w, t.concept, k.df
     FROM terms t
-    LEFT JOIN LATERAL (SELECT s.df FROM term_stats s WHERE s.org_id = p_org AND s.lexeme = t.l AND s.df > 0) k ON true
+    LEFT JOIN LATERAL (SELECT sum(s.df) AS df FROM term_stats s
+                       WHERE s.org_id = p_org AND s.lexeme = t.l AND s.agent_key IN ('', v_agent)
+                       HAVING sum(s.df) > 0) k ON true
   ), prefixed AS (
     SELECT p.lexeme AS l, p_expansion AS w, k.concept, p.df
     FROM known k
-    CROSS JOIN LATERAL (SELECT s.lexeme, s.df FROM term_stats s
+    CROSS JOIN LATERAL (SELECT s.lexeme, sum(s.df) AS df FROM term_stats s
                         WHERE s.org_id = p_org AND s.lexeme > k.l AND s.lexeme < k.l || 'zzzz'
-                          AND left(s.lexeme, length(k.l)) = k.l AND s.df > 0
-                        ORDER BY s.lexeme LIMIT p_prefixes) p
+                          AND left(s.lexeme, length(k.l)) = k.l AND s.agent_key IN ('', v_agent) AND s.df > 0
+                        GROUP BY s.lexeme ORDER BY s.lexeme LIMIT p_prefixes) p
     WHERE k.df IS NULL AND k.w = 1 AND length(k.l) >= 3 AND k.l !~ '^[0-9]+$'
   ), weighed AS (
     SELECT a.l, max(a.w) AS w, min(a.concept) AS concept, max(a.df) AS df

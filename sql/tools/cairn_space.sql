@@ -10,8 +10,8 @@ CREATE OR REPLACE FUNCTION public.cairn_space(p_key_hash text, p_agent text, p_p
 AS $function$
 DECLARE
   v_org uuid := cairn_auth(p_key_hash);
-  v_proj text := cairn_project(v_org, p_project, false);
-  v_scope text := cairn_read_scope(p_args->>'scope', v_proj);
+  v_proj text;
+  v_scope text;
   v_view text := coalesce(p_args->>'view', 'overview');
   v_limit int := coalesce((p_args->>'limit')::int, 50);
   v_from numeric := 0;
@@ -22,6 +22,8 @@ BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   -- counts, activity and the ledger with every write of the org answered so far (cairn_org_seal)
   PERFORM cairn_org_seal(v_org, true);
+  v_proj := cairn_read_project(v_org, p_project, p_agent);
+  v_scope := cairn_read_scope(p_args->>'scope', v_proj);
   -- every view says who the caller acts as: a key bound to an agent is that agent
   v_caller := jsonb_build_object('caller', jsonb_build_object('agent', p_agent,
     'verified', coalesce(current_setting('cairn.verified', true), '') = 'on'));
@@ -50,7 +52,7 @@ BEGIN
       GROUP BY project_key) c ON c.project_key = p.canonical
     LEFT JOIN (SELECT e.project, count(*) AS n FROM cairn_expired(v_org, p_agent, 'org', NULL) e
       GROUP BY e.project) x ON x.project = p.canonical
-    WHERE p.org_id = v_org;
+    WHERE p.org_id = v_org AND cairn_read_project(v_org, p.canonical, p_agent) IS NOT NULL;
     RETURN v_caller || jsonb_build_object('projects', v_result);
   ELSIF v_view = 'brief' THEN
     RETURN v_caller || jsonb_build_object('project', v_proj, 'candidates',
@@ -61,7 +63,10 @@ BEGIN
     SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
         'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)
       INTO v_result
-    FROM (SELECT agent, events AS n, first_at, last_at FROM agent_activity WHERE org_id = v_org) a;
+    -- another agent's private events are not counted, nor its time of them
+    FROM (SELECT agent, sum(events) AS n, min(first_at) AS first_at, max(last_at) AS last_at
+          FROM agent_activity WHERE org_id = v_org AND (NOT private OR agent = p_agent)
+          GROUP BY agent) a;
     RETURN v_caller || jsonb_build_object('agents', v_result);
   END IF;
   v_quota := cairn_usage_for(v_org, 0);

@@ -210,11 +210,16 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
                'entries', (SELECT count(*) FROM entries e WHERE e.org_id = $1 AND e.project = p.canonical
                  AND cairn_in_scope(e.scope, e.project, e.agent, 'org', NULL, $2)
                  AND (e.expires_at IS NULL OR e.expires_at > now()))) ORDER BY p.canonical), '[]'::jsonb)
-               FROM projects p WHERE p.org_id = $1),
+               FROM projects p WHERE p.org_id = $1
+                 -- a project only another agent's private entries are in is not the reader's to see
+                 AND (EXISTS (SELECT 1 FROM entries e WHERE e.org_id = $1 AND e.project = p.canonical
+                        AND cairn_in_scope(e.scope, e.project, e.agent, 'org', NULL, $2))
+                   OR EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = $1 AND a.project = p.canonical
+                        AND cairn_in_scope(a.scope, a.project, a.agent, 'org', NULL, $2)))),
              'agents', (SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
                'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)
                FROM (SELECT agent, count(*) AS n, min(at) AS first_at, max(at) AS last_at
-                 FROM ledger WHERE org_id = $1 GROUP BY agent) a)) AS r`,
+                 FROM ledger WHERE org_id = $1 AND (NOT private OR agent = $2) GROUP BY agent) a)) AS r`,
           [org, agent, scope, project],
         )
       )[0]?.r as Record<string, unknown>;

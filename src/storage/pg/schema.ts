@@ -207,18 +207,29 @@ export const termStats = pgTable(
       .notNull()
       .references(() => orgs.id, { onDelete: 'cascade' }),
     lexeme: text('lexeme').notNull(),
+    /**
+     * '' for the entries everyone who reads them shares, the agent's name for its private ones:
+     * a reader's statistics are the shared rows and its own (docs/design.md, "Private means absent").
+     */
+    agentKey: text('agent_key').notNull().default(''),
     df: integer('df').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.lexeme] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.lexeme, t.agentKey] })],
 );
 
-export const entryStats = pgTable('entry_stats', {
-  orgId: uuid('org_id')
-    .primaryKey()
-    .references(() => orgs.id, { onDelete: 'cascade' }),
-  docs: bigint('docs', { mode: 'number' }).notNull(),
-  lexemes: bigint('lexemes', { mode: 'number' }).notNull(),
-});
+export const entryStats = pgTable(
+  'entry_stats',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** As in term_stats: '' shared, else the agent of private entries. */
+    agentKey: text('agent_key').notNull().default(''),
+    docs: bigint('docs', { mode: 'number' }).notNull(),
+    lexemes: bigint('lexemes', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.agentKey] })],
+);
 
 export const artifacts = pgTable(
   'artifacts',
@@ -307,11 +318,13 @@ export const agentActivity = pgTable(
       .notNull()
       .references(() => orgs.id, { onDelete: 'cascade' }),
     agent: text('agent').notNull(),
+    /** Events about the agent's private entries and artifacts, which only the agent sees counted. */
+    private: boolean('private').notNull().default(false),
     events: bigint('events', { mode: 'number' }).notNull(),
     firstAt: at('first_at').notNull(),
     lastAt: at('last_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.agent] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.agent, t.private] })],
 );
 
 /** The head of each org's ledger chain; its row lock serialises appends per org. */
@@ -322,67 +335,6 @@ export const ledgerHeads = pgTable('ledger_heads', {
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
 });
-
-/**
- * What a write leaves for its org's sealer (docs/design.md, "One org under many writers"): a write
- * inserts these rows and takes no shared row of its org; whichever statement holds the org's seal
- * lock next (the write itself when no other holds it, any later call of the org, a reader of the
- * ledger or counts, or the upkeep) folds them into the ledger, the statistics and the usage rows.
- */
-export const ledgerPending = pgTable(
-  'ledger_pending',
-  {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
-    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
-    at: at('at').notNull(),
-    agent: text('agent').notNull(),
-    op: text('op').notNull(),
-    entryId: uuid('entry_id'),
-    project: text('project'),
-    contentSha256: text('content_sha256'),
-    reason: text('reason'),
-    verified: boolean('verified').notNull(),
-    private: boolean('private').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.id] })],
-);
-
-/** An entry counted in (sign 1) or out (-1) of recall's statistics and `space`'s counts. */
-export const statPending = pgTable(
-  'stat_pending',
-  {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
-    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
-    sign: integer('sign').notNull(),
-    /** The entry's distinct lexemes (its `search`) and their number with repeats (`length`). */
-    terms: text('terms').array().notNull(),
-    length: integer('length').notNull(),
-    scope: text('scope').notNull(),
-    projectKey: text('project_key').notNull(),
-    agentKey: text('agent_key').notNull(),
-    kind: text('kind').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.id] })],
-);
-
-/** Calls and stored bytes of an org whose plan sets no such quota (a quota is counted exactly, at once). */
-export const usagePending = pgTable(
-  'usage_pending',
-  {
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
-    id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
-    day: date('day', { mode: 'string' }).notNull(),
-    calls: integer('calls').notNull(),
-    bytes: bigint('bytes', { mode: 'number' }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.id] })],
-);
 
 export const objectIds = pgTable('object_ids', {
   id: uuid('id').primaryKey(),
