@@ -30,7 +30,7 @@ export function AccountPage(p: {
     <Page title={p.title} nonce={p.nonce}>
       <ErrorLine error={p.error} />
       {p.next ? <p>Sign in to let an application use your org’s memory.</p> : null}
-      <form method="post" action={p.action}>
+      <form class="card narrow" method="post" action={p.action}>
         <input type="hidden" name="_csrf" value={p.csrf} />
         {p.next ? <input type="hidden" name="next" value={p.next} /> : null}
         <label for="email">Email</label>
@@ -45,7 +45,7 @@ export function AccountPage(p: {
           required
         />
         {p.extra}
-        <p>
+        <p class="actions">
           <button type="submit">{p.submit}</button>
         </p>
       </form>

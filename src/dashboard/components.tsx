@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-/** Pieces the dashboard's pages share: status lines, tables, times. */
+/** Pieces the dashboard's pages share: status lines, empty states, tables, times. */
 import type { Child } from 'hono/jsx';
 import type { LedgerEvent } from '../domain/schemas';
 
@@ -24,9 +24,24 @@ export function ErrorLine({ error }: { error?: string | undefined }) {
   ) : null;
 }
 
+/** What a page shows when it has nothing to list: what that means, and what to do next. */
+export function Empty(p: { title: string; children?: Child }) {
+  return (
+    <div class="empty">
+      <p class="title">{p.title}</p>
+      {p.children}
+    </div>
+  );
+}
+
 /** A time as `YYYY-MM-DD HH:MM` (UTC), or "never". */
 export function when(iso: string | null | undefined): string {
   return iso ? iso.replace('T', ' ').slice(0, 16) : 'never';
+}
+
+/** A key's or an app's status: active, or revoked and when. */
+export function Status({ revokedAt }: { revokedAt: string | null | undefined }) {
+  return revokedAt ? <span class="badge danger">revoked {when(revokedAt)}</span> : <span class="badge ok">active</span>;
 }
 
 /** A table whose cells carry their column's name, so that on a phone each row reads as labelled lines. */

@@ -3,7 +3,8 @@ import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { CairnError, Forbidden, Invalid, NotFound, Unauthorized } from '../domain/errors';
-import { toSignIn } from './context';
+import { type DashboardEnv, toSignIn } from './context';
+import { problem } from './problem';
 
 type Log = (message: string, err?: unknown) => void;
 
@@ -24,12 +25,13 @@ export function errorStatus(err: unknown): ContentfulStatusCode {
 
 /**
  * The dashboard's onError: a lost session goes to sign in; a refusal by Hono's own middleware
- * (csrf) keeps its answer; anything else is said in plain text with its status.
+ * (csrf) keeps its answer; anything else is said on a dashboard page (src/dashboard/problem.tsx)
+ * with its status.
  */
-export function dashboardErrors(log: Log): ErrorHandler {
-  return (err, c: Context) => {
+export function dashboardErrors(log: Log): ErrorHandler<DashboardEnv> {
+  return (err, c: Context<DashboardEnv>) => {
     if (err instanceof Unauthorized) return toSignIn(c);
     if (err instanceof HTTPException) return err.getResponse();
-    return c.text(errorText(err, log), errorStatus(err));
+    return problem(c, errorStatus(err), errorText(err, log));
   };
 }

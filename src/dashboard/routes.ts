@@ -21,6 +21,7 @@ import { orgsPage } from './pages/orgs';
 import { signinPage } from './pages/signin';
 import { signupPage } from './pages/signup';
 import { usagePage } from './pages/usage';
+import { notFound } from './problem';
 import { sessions } from './session';
 
 const PAGES = [
@@ -44,6 +45,8 @@ export function dashboardRoutes(deps: DashboardDeps) {
   // in this order: every answer gets the headers, and a cross-site post is refused before the session is read
   app.use('*', fixedSecurityHeaders(), contentSecurityPolicy(), sameSiteForms(), sessions(deps.store, deps.publicUrl));
   for (const page of PAGES) app.route('/', page(deps));
+  // the parent's notFound (JSON, for MCP clients) would answer otherwise: a sub-app's is not carried over
+  app.all('*', notFound);
   app.onError(dashboardErrors(deps.log));
   return app;
 }

@@ -3,12 +3,13 @@
  * (discovery, dynamic registration, PKCE) sends Debian's Chromium to the authorization page; the
  * user signs in and consents there; the client finishes with the code from its loopback redirect,
  * calls a tool with the token, refreshes it when it expires, and is refused once the user revokes
- * the app in the dashboard. Screenshots go to test-results/screenshots/.
+ * the app in the dashboard. Each dashboard page on the way is reviewed like those of
+ * dashboard.test.ts (axe-core, light and dark, desktop and phone; screenshots in
+ * test-results/screenshots/).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import {
   Client,
   type OAuthClientProvider,
@@ -18,10 +19,10 @@ import {
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLike } from '../helpers/browser-like';
+import { review, SHOTS } from '../helpers/review';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 const ACCESS_SECONDS = 3;
 
 type Saved = Parameters<OAuthClientProvider['saveTokens']>[0];
@@ -77,7 +78,10 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('OAuth with the MCP clien
   let callback: Server;
   let callbackUrl: string;
   let received: (params: URLSearchParams) => void = () => {};
-  const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  const problems: string[] = [];
+  const shot = async (name: string) => {
+    problems.push(...(await review(page, name)));
+  };
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -176,5 +180,12 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('OAuth with the MCP clien
     // its refresh token went with the grant: the SDK had to ask the user again
     expect(provider.redirects).toHaveLength(2);
     await client.close().catch(() => {});
+
+    // a request that cannot go back to its client is said on a page of its own
+    const bad = await page.goto(`${t.url}/dashboard/authorize?client_id=no-such-client`);
+    expect(bad?.status()).toBe(400);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This sign-in link cannot be used');
+    await shot('24-oauth-bad-request');
+    expect(problems).toEqual([]);
   }, 90_000);
 });

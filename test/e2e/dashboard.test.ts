@@ -78,6 +78,32 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(badAgent.html).toContain('The agent to bind the key to must be printable characters only.');
   });
 
+  it('answers an unknown dashboard page with a dashboard 404 page, signed in or not, under the same policy', async () => {
+    const b = new BrowserLike(t.url);
+    const out = await b.get('/dashboard/no-such-page/%3Cscript%3Ealert(1)%3C/script%3E');
+    expect(out.status).toBe(404);
+    expect(out.headers.get('content-type')).toContain('text/html');
+    expect(out.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(out.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(out.html).toContain('<h1>Page not found</h1>');
+    expect(out.html).toContain('href="/dashboard/signin"');
+    expect(out.html).not.toContain('<script>alert');
+    await signUp(b);
+    const inside = await b.get('/dashboard/settings/no-such-page');
+    expect(inside.status).toBe(404);
+    expect(inside.html).toContain('There is no dashboard page at /dashboard/settings/no-such-page.');
+    expect(inside.html).toContain('aria-label="Dashboard"'); // the navigation, signed in
+    expect((await b.post('/dashboard/no-such-form', { name: 'x' })).status).toBe(404);
+    // a page's own refusal is a dashboard page too, with its status
+    const gone = await b.get('/dashboard/settings/keys/00000000-0000-7000-8000-000000000000/revoke');
+    expect(gone.status).toBe(404);
+    expect(gone.html).toContain('No such key in this org.');
+    // outside the dashboard, clients still get JSON
+    const api = await fetch(`${t.url}/no-such-endpoint`);
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/json');
+  });
+
   it('refuses a form without its token or from another site, and changes nothing', async () => {
     const b = new BrowserLike(t.url);
     await signUp(b);
@@ -196,19 +222,19 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(refused.html).toContain('only an owner of the org adds or removes members');
 
     // the last owner cannot leave; removing the member takes the org from them at once
-    /** The user id in the remove form of one member's row. */
-    const removeId = (html: string, who: string) =>
-      new RegExp(`members/([0-9a-f-]{36})/remove" aria-label="Remove ${who}"`).exec(html)?.[1];
+    /** The user id in the remove link of one member's row (named "Leave this org" in one's own). */
+    const removeId = (html: string, name: string) =>
+      new RegExp(`members/([0-9a-f-]{36})/remove" aria-label="${name}"`).exec(html)?.[1];
     // a key the member made works until they are removed; the owner is shown it first
     const mateKey = secretIn((await mate.post('/dashboard/settings/keys', { name: 'mate laptop' })).html);
     const mateCall = () =>
       rawPost(t.mcpUrl, toolCall('recall', { query: 'anything' }), headersFor({ key: mateKey, agent: 'mate' }));
     expect((await mateCall()).status).toBe(200);
-    const ownerId = removeId((await owner.get('/dashboard/settings/members')).html, ownerEmail);
+    const ownerId = removeId((await owner.get('/dashboard/settings/members')).html, 'Leave this org');
     const leave = await owner.post(`/dashboard/settings/members/${ownerId}/remove`, {});
     expect(leave.status).toBe(409);
     expect(leave.html).toContain('an org keeps at least one owner');
-    const mateId = removeId(leave.html, mateEmail);
+    const mateId = removeId(leave.html, `Remove ${mateEmail}`);
     expect(mateId).not.toBe(ownerId);
     const confirm = await owner.get(`/dashboard/settings/members/${mateId}/remove`);
     expect(confirm.html).toContain(`Remove ${mateEmail}?`);
@@ -225,7 +251,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     await owner.post('/dashboard/settings/members', { email: mateEmail });
     await mate.post('/dashboard/orgs/switch', { org_id: gamma as string });
     const own = await mate.get('/dashboard/settings/members');
-    const ownId = new RegExp(`members/([0-9a-f-]{36})/remove" aria-label="Remove ${mateEmail}"`).exec(own.html)?.[1];
+    const ownId = removeId(own.html, 'Leave this org');
     expect(own.html).toContain('Leave…');
     expect((await mate.get(`/dashboard/settings/members/${ownId}/remove`)).html).toContain('Leave this org?');
     expect((await mate.post(`/dashboard/settings/members/${ownId}/remove`, {})).location).toBe('/dashboard');

@@ -4,7 +4,7 @@ import { type Context, Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, Grant } from '../../domain/ports';
-import { DataTable, ErrorLine, type Feedback, Notice, when } from '../components';
+import { DataTable, Empty, ErrorLine, type Feedback, Notice, Status, when } from '../components';
 import type { DashboardDeps, DashboardEnv, SignedInEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -43,35 +43,43 @@ function Apps(p: {
   error?: string | undefined;
 }) {
   return (
-    <Page title="Settings, connected apps" nonce={p.nonce} session={p.session}>
+    <Page title="Settings, connected apps" nonce={p.nonce} session={p.session} section="/dashboard/settings/apps">
       <Notice text={p.notice} />
       <ErrorLine error={p.error} />
-      <p>Applications that members let use this org’s memory through OAuth.</p>
-      <DataTable
-        caption="Connected apps"
-        rows={p.grants}
-        columns={[
-          { label: 'App', cell: (g) => g.client_name },
-          { label: 'Client id', cell: (g) => <code>{g.client_id}</code> },
-          { label: 'Allowed by', cell: (g) => g.user },
-          { label: 'Allowed', cell: (g) => when(g.created_at) },
-          { label: 'Last used', cell: (g) => when(g.last_used_at) },
-          { label: 'Status', cell: (g) => (g.revoked_at ? `revoked ${when(g.revoked_at)}` : 'active') },
-          {
-            label: 'Actions',
-            cell: (g) =>
-              g.revoked_at ? null : (
-                <form class="inline" method="post" action={`/dashboard/settings/apps/${g.id}/revoke`}>
-                  <input type="hidden" name="_csrf" value={p.session.csrf} />
-                  <button type="submit" aria-label={`Revoke ${g.client_name}`}>
-                    Revoke
-                  </button>
-                </form>
-              ),
-          },
-        ]}
-      />
-      {p.grants.length === 0 ? <p>No app has been connected yet.</p> : null}
+      <p class="lead">Applications that members let use this org’s memory through OAuth.</p>
+      {p.grants.length === 0 ? (
+        <Empty title="No app has been connected yet.">
+          <p>
+            When an MCP client signs in with OAuth, you choose the org it may use; it is listed here, and you can revoke
+            it at any time.
+          </p>
+        </Empty>
+      ) : (
+        <DataTable
+          caption="Connected apps"
+          rows={p.grants}
+          columns={[
+            { label: 'App', cell: (g) => g.client_name },
+            { label: 'Client id', cell: (g) => <code>{g.client_id}</code> },
+            { label: 'Allowed by', cell: (g) => g.user },
+            { label: 'Allowed', cell: (g) => when(g.created_at) },
+            { label: 'Last used', cell: (g) => when(g.last_used_at) },
+            { label: 'Status', cell: (g) => <Status revokedAt={g.revoked_at} /> },
+            {
+              label: 'Actions',
+              cell: (g) =>
+                g.revoked_at ? null : (
+                  <form class="inline" method="post" action={`/dashboard/settings/apps/${g.id}/revoke`}>
+                    <input type="hidden" name="_csrf" value={p.session.csrf} />
+                    <button type="submit" class="danger-quiet small" aria-label={`Revoke ${g.client_name}`}>
+                      Revoke
+                    </button>
+                  </form>
+                ),
+            },
+          ]}
+        />
+      )}
     </Page>
   );
 }

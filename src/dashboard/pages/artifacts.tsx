@@ -8,7 +8,7 @@ import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
 import type { Artifact } from '../../domain/schemas';
-import { DataTable, when } from '../components';
+import { DataTable, Empty, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -40,9 +40,14 @@ export function artifactsPage({ store, blobs }: DashboardDeps) {
 
 function Artifacts(p: { nonce: string; session: DashboardSession; artifacts: Artifact[] }) {
   return (
-    <Page title="Artifacts" nonce={p.nonce} session={p.session}>
+    <Page title="Artifacts" nonce={p.nonce} session={p.session} section="/dashboard/artifacts">
       {p.artifacts.length === 0 ? (
-        <p role="status">No shared artifacts yet: agents store them with artifact_put.</p>
+        <Empty title="No shared artifacts yet.">
+          <p>
+            Agents store files, reports and runbooks with the <code>artifact_put</code> tool; the ones shared with the
+            org are listed here to download.
+          </p>
+        </Empty>
       ) : (
         <DataTable
           caption="Shared artifacts, newest first"

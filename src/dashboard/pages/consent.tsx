@@ -125,7 +125,7 @@ function Consent(p: {
         Once you answer, you are sent back to <strong>{p.redirectHost}</strong>. You can revoke its access at any time
         under Settings, connected apps.
       </p>
-      <form method="post" action="/dashboard/authorize">
+      <form class="card" method="post" action="/dashboard/authorize">
         <input type="hidden" name="_csrf" value={p.session.csrf} />
         {Object.entries(p.fields).map(([name, value]) => (
           <input type="hidden" name={name} value={value} />
@@ -138,11 +138,11 @@ function Consent(p: {
             </option>
           ))}
         </select>
-        <p>
+        <p class="actions">
           <button type="submit" name="decision" value="allow">
             Allow
-          </button>{' '}
-          <button type="submit" name="decision" value="deny">
+          </button>
+          <button type="submit" class="secondary" name="decision" value="deny">
             Deny
           </button>
         </p>

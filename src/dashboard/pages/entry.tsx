@@ -7,7 +7,7 @@ import { type Context, Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, EntryPage as EntryData } from '../../domain/ports';
-import { ErrorLine, EventsTable, when } from '../components';
+import { Empty, ErrorLine, EventsTable, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -54,16 +54,19 @@ function EntryView(p: { nonce: string; session: DashboardSession; data: EntryDat
       title={`${e.kind[0]?.toUpperCase()}${e.kind.slice(1)} ${e.id.slice(0, 8)}…`}
       nonce={p.nonce}
       session={p.session}
+      section="/dashboard/memory"
     >
       <ErrorLine error={p.error} />
       {e.kind === 'plan' ? (
         <>
           <h2>{e.title}</h2>
-          <p>Status: {e.status}</p>
-          <ol>
+          <p>
+            Status: <span class="badge accent">{e.status}</span>
+          </p>
+          <ol class="steps">
             {(e.steps ?? []).map((s) => (
               <li>
-                [{s.status}] {s.text}
+                <span class={`badge${s.status === 'done' ? ' ok' : ''}`}>{s.status}</span> {s.text}
               </li>
             ))}
           </ol>
@@ -74,7 +77,7 @@ function EntryView(p: { nonce: string; session: DashboardSession; data: EntryDat
           {e.rationale ? <p>Rationale: {e.rationale}</p> : null}
         </blockquote>
       )}
-      <dl>
+      <dl class="facts">
         <dt>Written by</dt>
         <dd>{e.agent}</dd>
         <dt>When</dt>
@@ -106,14 +109,21 @@ function EntryView(p: { nonce: string; session: DashboardSession; data: EntryDat
           ),
         )}
       </ol>
-      <EventsTable events={p.data.events} caption="Ledger events of this entry" />
+      {p.data.events.length ? (
+        <EventsTable events={p.data.events} caption="Ledger events of this entry" />
+      ) : (
+        <Empty title="No ledger events for this entry." />
+      )}
       <h2>Forget</h2>
-      <form method="post" action={`/dashboard/memory/${e.id}/forget`}>
+      <form class="card" method="post" action={`/dashboard/memory/${e.id}/forget`}>
+        <p>A forgotten entry is gone for every agent; the ledger keeps who forgot it and why.</p>
         <input type="hidden" name="_csrf" value={p.session.csrf} />
         <label for="reason">Why it must go (kept in the ledger)</label>
         <input id="reason" name="reason" type="text" required maxlength={500} />
-        <p>
-          <button type="submit">Forget this entry</button>
+        <p class="actions">
+          <button type="submit" class="danger">
+            Forget this entry
+          </button>
         </p>
       </form>
     </Page>

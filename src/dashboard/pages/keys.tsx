@@ -12,10 +12,12 @@ import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
 import type { ApiKeyInfo } from '../../domain/types';
 import { issuerOf } from '../../oauth/routes';
-import { DataTable, ErrorLine, type Feedback, Notice, when } from '../components';
+import { DataTable, Empty, ErrorLine, type Feedback, Notice, Status, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
+
+const SECTION = '/dashboard/settings/keys';
 
 /** The keys page's routes. */
 export function keysPage({ store, publicUrl }: DashboardDeps) {
@@ -76,46 +78,57 @@ export function keysPage({ store, publicUrl }: DashboardDeps) {
 
 function Keys(p: { nonce: string; session: DashboardSession; keys: ApiKeyInfo[]; notice?: string; error?: string }) {
   return (
-    <Page title="Settings, API keys" nonce={p.nonce} session={p.session}>
+    <Page title="Settings, API keys" nonce={p.nonce} session={p.session} section={SECTION}>
       <Notice text={p.notice} />
       <ErrorLine error={p.error} />
-      <p>
+      <p class="lead">
         An API key lets agents of this org call Cairn over MCP; a revoked key is refused. A key bound to an agent acts
         as that agent only: its writes are attributed to it, its private notes are its own, and it cannot name another
         agent in <code>X-Svc-Agent</code>. An unbound key acts as whichever agent the header names.
       </p>
-      <form method="post" action="/dashboard/settings/keys">
+      <form class="card" method="post" action="/dashboard/settings/keys">
+        <h2>New key</h2>
         <input type="hidden" name="_csrf" value={p.session.csrf} />
         <label for="name">Name of a new key</label>
         <input id="name" name="name" type="text" required maxlength={100} placeholder="e.g. build agents" />
         <label for="agent">Bind to agent (optional)</label>
         <input id="agent" name="agent" type="text" maxlength={128} placeholder="e.g. reviewer; empty: any agent" />
-        <p>
+        <p class="actions">
           <button type="submit">Create key</button>
         </p>
       </form>
-      <DataTable
-        caption="Keys of this org"
-        rows={p.keys}
-        columns={[
-          { label: 'Name', cell: (k) => k.name },
-          { label: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
-          { label: 'Agent', cell: (k) => (k.agent ? `bound to ${k.agent}` : 'any (X-Svc-Agent)') },
-          { label: 'Created by', cell: (k) => k.created_by },
-          { label: 'Created', cell: (k) => when(k.created_at) },
-          { label: 'Last used', cell: (k) => when(k.last_used_at) },
-          { label: 'Status', cell: (k) => (k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active') },
-          {
-            label: 'Actions',
-            cell: (k) =>
-              k.revoked_at ? null : (
-                <a href={`/dashboard/settings/keys/${k.id}/revoke`} aria-label={`Revoke ${k.name}`}>
-                  Revoke…
-                </a>
-              ),
-          },
-        ]}
-      />
+      {p.keys.length === 0 ? (
+        <Empty title="No keys yet.">
+          <p>Create the org’s first key above: its secret and a ready-made client configuration are shown next.</p>
+        </Empty>
+      ) : (
+        <DataTable
+          caption="Keys of this org"
+          rows={p.keys}
+          columns={[
+            { label: 'Name', cell: (k) => k.name },
+            { label: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
+            { label: 'Agent', cell: (k) => (k.agent ? `bound to ${k.agent}` : 'any (X-Svc-Agent)') },
+            { label: 'Created by', cell: (k) => k.created_by },
+            { label: 'Created', cell: (k) => when(k.created_at) },
+            { label: 'Last used', cell: (k) => when(k.last_used_at) },
+            { label: 'Status', cell: (k) => <Status revokedAt={k.revoked_at} /> },
+            {
+              label: 'Actions',
+              cell: (k) =>
+                k.revoked_at ? null : (
+                  <a
+                    href={`/dashboard/settings/keys/${k.id}/revoke`}
+                    aria-label={`Revoke ${k.name}`}
+                    class="button small danger-quiet"
+                  >
+                    Revoke…
+                  </a>
+                ),
+            },
+          ]}
+        />
+      )}
     </Page>
   );
 }
@@ -141,13 +154,13 @@ function KeyCreated(p: {
     2,
   );
   return (
-    <Page title={`Key “${p.apiKey.name}” created`} nonce={p.nonce} session={p.session}>
+    <Page title={`Key “${p.apiKey.name}” created`} nonce={p.nonce} session={p.session} section={SECTION}>
       <p class="notice" role="status">
         Copy the key now: it is shown once and cannot be shown again.
       </p>
-      <p>
-        <code id="secret">{p.secret}</code>{' '}
-        <button type="button" data-copy="secret">
+      <p class="secret">
+        <code id="secret">{p.secret}</code>
+        <button type="button" class="small" data-copy="secret">
           Copy key
         </button>
       </p>
@@ -165,12 +178,10 @@ function KeyCreated(p: {
         </p>
       )}
       <pre id="config">{config}</pre>
-      <p>
-        <button type="button" data-copy="config">
+      <p class="actions">
+        <button type="button" class="secondary" data-copy="config">
           Copy configuration
         </button>
-      </p>
-      <p>
         <a href="/dashboard/settings/keys">Back to API keys</a>
       </p>
     </Page>
@@ -179,14 +190,19 @@ function KeyCreated(p: {
 
 function RevokeKey(p: { nonce: string; session: DashboardSession; apiKey: ApiKeyInfo }) {
   return (
-    <Page title={`Revoke key “${p.apiKey.name}”?`} nonce={p.nonce} session={p.session}>
+    <Page title={`Revoke key “${p.apiKey.name}”?`} nonce={p.nonce} session={p.session} section={SECTION}>
       <p>
         Agents using the key starting <code>{p.apiKey.prefix}</code> are refused from their next request. This cannot be
         undone.
       </p>
-      <form method="post" action={`/dashboard/settings/keys/${p.apiKey.id}/revoke`}>
+      <form class="actions" method="post" action={`/dashboard/settings/keys/${p.apiKey.id}/revoke`}>
         <input type="hidden" name="_csrf" value={p.session.csrf} />
-        <button type="submit">Revoke key</button> <a href="/dashboard/settings/keys">Cancel</a>
+        <button type="submit" class="danger">
+          Revoke key
+        </button>
+        <a class="button secondary" href="/dashboard/settings/keys">
+          Cancel
+        </a>
       </form>
     </Page>
   );

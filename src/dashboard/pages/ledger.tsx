@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { verifyChain } from '../../domain/ledger';
 import type { DashboardSession } from '../../domain/ports';
 import type { LedgerEvent } from '../../domain/schemas';
-import { EventsTable } from '../components';
+import { Empty, EventsTable } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -54,23 +54,49 @@ function Ledger(p: {
   verified: { ok: boolean; events: number; broken_at: number | null };
   more: number | null;
 }) {
+  const filtered = Boolean(p.filter.agent || p.filter.op);
   return (
-    <Page title="Ledger" nonce={p.nonce} session={p.session}>
-      <p class="notice" role="status">
+    <Page title="Ledger" nonce={p.nonce} session={p.session} section="/dashboard/ledger">
+      <p class={p.verified.ok ? 'notice' : 'error'} role="status">
         {p.verified.ok
           ? `Chain verified: all ${p.verified.events} events are intact.`
           : `Chain BROKEN at event ${p.verified.broken_at}: an event was altered or removed.`}
       </p>
-      <form method="get" action="/dashboard/ledger">
-        <label for="agent">Agent</label>
-        <input id="agent" name="agent" type="text" value={p.filter.agent} />
-        <label for="op">Operation</label>
-        <input id="op" name="op" type="text" value={p.filter.op} placeholder="e.g. remember, forget, key.revoke" />
+      <form class="card filters" method="get" action="/dashboard/ledger">
         <p>
+          <label for="agent">Agent</label>
+          <input id="agent" name="agent" type="text" value={p.filter.agent} />
+        </p>
+        <p>
+          <label for="op">Operation</label>
+          <input id="op" name="op" type="text" value={p.filter.op} placeholder="e.g. remember, forget, key.revoke" />
+        </p>
+        <p class="actions">
           <button type="submit">Filter</button>
+          {filtered ? (
+            <a class="button secondary" href="/dashboard/ledger">
+              Clear filters
+            </a>
+          ) : null}
         </p>
       </form>
-      <EventsTable events={p.events} caption="Events, newest first" />
+      {p.events.length ? (
+        <EventsTable events={p.events} caption="Events, newest first" />
+      ) : filtered ? (
+        <Empty title="No events match these filters.">
+          <p>
+            An operation is named as the ledger writes it (<code>remember</code>, <code>forget</code>,{' '}
+            <code>key.create</code>…) and an agent by its exact name.
+          </p>
+        </Empty>
+      ) : (
+        <Empty title="The ledger is empty.">
+          <p>
+            Every write by an agent and every key created or revoked is recorded here, each event chained to the one
+            before by its hash.
+          </p>
+        </Empty>
+      )}
       {p.more === null ? null : (
         <p>
           <a href={`/dashboard/ledger?${new URLSearchParams({ ...p.filter, before: String(p.more) }).toString()}`}>

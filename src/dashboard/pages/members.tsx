@@ -13,6 +13,8 @@ import { errorStatus, errorText } from '../errors';
 import { Page } from '../layout';
 import { signedIn } from '../session';
 
+const SECTION = '/dashboard/settings/members';
+
 /** The members page's routes. */
 export function membersPage({ store, log }: DashboardDeps) {
   const app = new Hono<DashboardEnv>();
@@ -70,21 +72,22 @@ export function membersPage({ store, log }: DashboardDeps) {
 function Members(p: { nonce: string; session: DashboardSession; members: Member[]; notice?: string; error?: string }) {
   const owner = p.session.orgs.find((o) => o.id === p.session.org_id)?.role === 'owner';
   return (
-    <Page title="Settings, members" nonce={p.nonce} session={p.session}>
+    <Page title="Settings, members" nonce={p.nonce} session={p.session} section={SECTION}>
       <Notice text={p.notice} />
       <ErrorLine error={p.error} />
-      <p>
+      <p class="lead">
         Members see this org’s memory, artifacts, ledger and usage, and manage its API keys; anyone may leave. Owners
         also add and remove members. A member who goes takes the API keys they created and the apps they connected with
         them (revoked).
       </p>
       {owner ? (
-        <form method="post" action="/dashboard/settings/members">
+        <form class="card" method="post" action="/dashboard/settings/members">
           <input type="hidden" name="_csrf" value={p.session.csrf} />
           <label for="email">Email of an account to add</label>
-          <input id="email" name="email" type="email" required autocomplete="off" />
-          <p>
-            <button type="submit">Add member</button> They need an account first: they create one at sign-up.
+          <input id="email" name="email" type="email" required autocomplete="off" aria-describedby="email-hint" />
+          <p class="actions">
+            <button type="submit">Add member</button>
+            <small id="email-hint">They need an account first: they create one at sign-up.</small>
           </p>
         </form>
       ) : null}
@@ -99,7 +102,11 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
             label: 'Actions',
             cell: (m) =>
               owner || m.user_id === p.session.user_id ? (
-                <a href={`/dashboard/settings/members/${m.user_id}/remove`} aria-label={`Remove ${m.email}`}>
+                <a
+                  href={`/dashboard/settings/members/${m.user_id}/remove`}
+                  aria-label={m.user_id === p.session.user_id ? 'Leave this org' : `Remove ${m.email}`}
+                  class="button small danger-quiet"
+                >
                   {m.user_id === p.session.user_id ? 'Leave…' : 'Remove…'}
                 </a>
               ) : null,
@@ -114,7 +121,12 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
 function RemoveMember(p: { nonce: string; session: DashboardSession; member: Member; keys: ApiKeyInfo[] }) {
   const self = p.member.user_id === p.session.user_id;
   return (
-    <Page title={self ? 'Leave this org?' : `Remove ${p.member.email}?`} nonce={p.nonce} session={p.session}>
+    <Page
+      title={self ? 'Leave this org?' : `Remove ${p.member.email}?`}
+      nonce={p.nonce}
+      session={p.session}
+      section={SECTION}
+    >
       <p>
         {self ? 'You lose' : `${p.member.email} loses`} this org’s memory, artifacts, ledger and settings at once.
         {p.keys.length
@@ -132,10 +144,14 @@ function RemoveMember(p: { nonce: string; session: DashboardSession; member: Mem
           ))}
         </ul>
       ) : null}
-      <form method="post" action={`/dashboard/settings/members/${p.member.user_id}/remove`}>
+      <form class="actions" method="post" action={`/dashboard/settings/members/${p.member.user_id}/remove`}>
         <input type="hidden" name="_csrf" value={p.session.csrf} />
-        <button type="submit">{self ? 'Leave the org' : 'Remove member'}</button>{' '}
-        <a href="/dashboard/settings/members">Cancel</a>
+        <button type="submit" class="danger">
+          {self ? 'Leave the org' : 'Remove member'}
+        </button>
+        <a class="button secondary" href="/dashboard/settings/members">
+          Cancel
+        </a>
       </form>
     </Page>
   );

@@ -9,7 +9,7 @@ import { resolveProject } from '../../domain/projects';
 import { rankedQuery } from '../../domain/query';
 import { type Entry, KINDS } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
-import { ErrorLine, Notice, when } from '../components';
+import { Empty, ErrorLine, Notice, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -99,17 +99,18 @@ function Memory(p: {
   notice?: string | undefined;
 }) {
   const f = p.filter;
+  const filtered = Boolean(f.project || f.agent || f.kind || f.scope || f.since || f.until);
   return (
-    <Page title="Memory" nonce={p.nonce} session={p.session}>
+    <Page title="Memory" nonce={p.nonce} session={p.session} section="/dashboard/memory">
       <search>
-        <form method="get" action="/dashboard/memory">
+        <form class="card" method="get" action="/dashboard/memory">
           <Field
             id="q"
             label="Search (the same ranking as recall; empty for the most recent)"
             value={f.q}
             type="search"
           />
-          <details open={Boolean(f.project || f.agent || f.kind || f.scope || f.since || f.until)}>
+          <details open={filtered}>
             <summary>Filters</summary>
             <Field id="project" label="Project (git remote URL or absolute path)" value={f.project} />
             <Field id="agent" label="Written by agent" value={f.agent} />
@@ -136,17 +137,33 @@ function Memory(p: {
             <Field id="since" label="Written on or after" value={f.since} type="date" />
             <Field id="until" label="Written before" value={f.until} type="date" />
           </details>
-          <p>
+          <p class="actions">
             <button type="submit">Search</button>
+            {f.q || filtered ? (
+              <a class="button secondary" href="/dashboard/memory">
+                Clear
+              </a>
+            ) : null}
           </p>
         </form>
       </search>
       <Notice text={p.notice} />
       <ErrorLine error={p.error} />
       {p.hits === null ? null : p.hits.length === 0 ? (
-        <p role="status">Nothing found.</p>
+        f.q || filtered ? (
+          <Empty title="Nothing found.">
+            <p>No shared entry matches. Try other words, or fewer filters.</p>
+          </Empty>
+        ) : (
+          <Empty title="No memory yet.">
+            <p>
+              Agents write here with the <code>remember</code>, <code>decide</code> and <code>plan</code> tools. Give
+              one an <a href="/dashboard/settings/keys">API key</a> to start.
+            </p>
+          </Empty>
+        )
       ) : (
-        <ol>
+        <ol class="hits plain">
           {p.hits.map((h) => (
             <HitItem hit={h} scored={Boolean(p.filter.q)} />
           ))}
@@ -162,7 +179,7 @@ function HitItem({ hit: h, scored }: { hit: Hit; scored: boolean }) {
   return (
     <li>
       <p>
-        <strong>[{h.kind}]</strong> <a href={`/dashboard/memory/${h.id}`}>{s.says}</a>
+        <span class="badge accent">{h.kind}</span> <a href={`/dashboard/memory/${h.id}`}>{s.says}</a>
         {s.plan ? ` [${s.plan.status}, ${s.plan.done}/${s.plan.total} steps done]` : ''}
       </p>
       {s.plan?.open.length ? <p>Next: {s.plan.open.join('; ')}</p> : null}

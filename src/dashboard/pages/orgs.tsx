@@ -39,11 +39,12 @@ export function orgsPage({ store }: DashboardDeps) {
 function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
   const { session } = p;
   return (
-    <Page title="Your orgs" nonce={p.nonce} session={session}>
+    <Page title="Your orgs" nonce={p.nonce} session={session} section="/dashboard">
       <ErrorLine error={p.error} />
-      <ul>
+      <p class="lead">The org shown is the one every page is about; switch to another at any time.</p>
+      <ul class="orgs plain">
         {session.orgs.map((o) => (
-          <li>
+          <li class={o.id === session.org_id ? 'current' : undefined}>
             {o.id === session.org_id ? (
               <>
                 <strong>
@@ -55,18 +56,21 @@ function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
               <form class="inline" method="post" action="/dashboard/orgs/switch">
                 <input type="hidden" name="_csrf" value={session.csrf} />
                 <input type="hidden" name="org_id" value={o.id} />
-                {o.name} ({o.role}) <small>{orgDetail(o)}</small> <button type="submit">Show this org</button>
+                {o.name} ({o.role}) <small>{orgDetail(o)}</small>{' '}
+                <button type="submit" class="secondary small">
+                  Show this org
+                </button>
               </form>
             )}
           </li>
         ))}
       </ul>
-      <h2>New org</h2>
-      <form method="post" action="/dashboard/orgs">
+      <form class="card" method="post" action="/dashboard/orgs">
+        <h2>New org</h2>
         <input type="hidden" name="_csrf" value={session.csrf} />
         <label for="name">Name</label>
         <input id="name" name="name" type="text" required maxlength={100} />
-        <p>
+        <p class="actions">
           <button type="submit">Create org</button>
         </p>
       </form>

@@ -107,8 +107,10 @@ function SignupClosed(p: { nonce: string }) {
         Accounts on this server are made by its operator, with{' '}
         <code>npx cairn user create --org ORG_ID --email you@example.com</code>.
       </p>
-      <p>
-        <a href="/dashboard/signin">Sign in</a>
+      <p class="actions">
+        <a class="button" href="/dashboard/signin">
+          Sign in
+        </a>
       </p>
     </Page>
   );

@@ -3,7 +3,8 @@
 import { Hono } from 'hono';
 import type { Usage as UsageData } from '../../domain/limits';
 import type { DashboardSession } from '../../domain/ports';
-import { DataTable, when } from '../components';
+import { chartDays, UsageChart } from '../chart';
+import { DataTable, Empty, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -16,7 +17,10 @@ export function usagePage({ store }: DashboardDeps) {
 
   app.get('/usage', signedIn({ org: true }), async (c) => {
     const usage = await store.dashboard.usage(c.get('tokenHash'), USAGE_DAYS);
-    return c.html(<Usage nonce={c.get('nonce')} session={c.get('session')} usage={usage} days={USAGE_DAYS} />);
+    const today = new Date().toISOString().slice(0, 10);
+    return c.html(
+      <Usage nonce={c.get('nonce')} session={c.get('session')} usage={usage} days={USAGE_DAYS} today={today} />,
+    );
   });
   return app;
 }
@@ -49,7 +53,7 @@ function Against(p: { used: number; limit: number | null; label: string; format:
 }
 
 /** The org's plan, its use this month against the quotas, and its use per day. */
-function Usage(p: { nonce: string; session: DashboardSession; usage: UsageData; days: number }) {
+function Usage(p: { nonce: string; session: DashboardSession; usage: UsageData; days: number; today: string }) {
   const u = p.usage;
   const limitOr = (n: number | null, f: (n: number) => string) => (n === null ? 'no limit' : f(n));
   // calls of the month so far at the end of each day, for the quota column
@@ -67,13 +71,13 @@ function Usage(p: { nonce: string; session: DashboardSession; usage: UsageData; 
     })
     .reverse();
   return (
-    <Page title="Usage" nonce={p.nonce} session={p.session}>
-      <p>
+    <Page title="Usage" nonce={p.nonce} session={p.session} section="/dashboard/usage">
+      <p class="lead">
         {u.plan === null
           ? 'This org has no plan: nothing is limited beyond the installation’s own payload limits.'
           : `Plan: ${u.plan}.`}
       </p>
-      <dl>
+      <dl class="facts card">
         <dt>Tool calls this month</dt>
         <dd>
           <Against
@@ -100,29 +104,43 @@ function Usage(p: { nonce: string; session: DashboardSession; usage: UsageData; 
         <dt>Longest entry</dt>
         <dd>{limitOr(u.entry_chars, (n) => `${number.format(n)} characters`)}</dd>
       </dl>
-      <DataTable
-        caption={`Per day (UTC), the last ${p.days} days with tool calls, newest first`}
-        rows={withTotals}
-        columns={[
-          { label: 'Day', cell: (d) => d.day },
-          { label: 'Tool calls', cell: (d) => number.format(d.calls) },
-          {
-            label: 'Month to date',
-            cell: (d) =>
-              u.tool_calls_per_month === null
-                ? number.format(d.monthToDate)
-                : `${number.format(d.monthToDate)} of ${number.format(u.tool_calls_per_month)}`,
-          },
-          {
-            label: 'Stored at the day’s last call',
-            cell: (d) =>
-              u.stored_bytes_limit === null
-                ? bytes(d.stored_bytes)
-                : `${bytes(d.stored_bytes)} of ${bytes(u.stored_bytes_limit)}`,
-          },
-        ]}
-      />
-      {withTotals.length === 0 ? <p>No tool calls in these days.</p> : null}
+      <h2>Per day</h2>
+      {withTotals.length === 0 ? (
+        <Empty title={`No tool calls in the last ${p.days} days.`}>
+          <p>
+            Calls made with this org’s <a href="/dashboard/settings/keys">API keys</a> are counted here by UTC day.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          <UsageChart
+            days={chartDays(new Map(withTotals.map((d) => [d.day, d.calls])), p.today, p.days)}
+            quota={u.tool_calls_per_month}
+          />
+          <DataTable
+            caption={`Per day (UTC), the last ${p.days} days with tool calls, newest first`}
+            rows={withTotals}
+            columns={[
+              { label: 'Day', cell: (d) => d.day },
+              { label: 'Tool calls', cell: (d) => number.format(d.calls) },
+              {
+                label: 'Month to date',
+                cell: (d) =>
+                  u.tool_calls_per_month === null
+                    ? number.format(d.monthToDate)
+                    : `${number.format(d.monthToDate)} of ${number.format(u.tool_calls_per_month)}`,
+              },
+              {
+                label: 'Stored at the day’s last call',
+                cell: (d) =>
+                  u.stored_bytes_limit === null
+                    ? bytes(d.stored_bytes)
+                    : `${bytes(d.stored_bytes)} of ${bytes(u.stored_bytes_limit)}`,
+              },
+            ]}
+          />
+        </>
+      )}
     </Page>
   );
 }
