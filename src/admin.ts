@@ -20,6 +20,7 @@ const EMBED_PAGE = 64;
 /** The operator's actions on the store, recorded in ledgers as `actor` (`cli`, `admin-api`). */
 export function adminActions(store: Store, actor: string) {
   return {
+    actor,
     /** Creates an org with its first key; the secret is returned once and never stored. */
     async createOrg(name: string) {
       const { secret, key } = await newKey('first key');

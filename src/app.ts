@@ -1,5 +1,6 @@
 /** createApp(deps): every route of Cairn on one Hono app, one error mapping. */
 import { type Context, Hono } from 'hono';
+import type { SetupLinks } from './auth/setup';
 import type { Config } from './config';
 import { dashboardRoutes } from './dashboard/routes';
 import { createMemoryService } from './domain/memory';
@@ -25,7 +26,18 @@ export interface Deps {
   /** The client's network address, as the runtime knows it (the socket's peer, CF-Connecting-IP). */
   clientAddress?: (c: Context) => string | undefined;
   log?: (message: string, err?: unknown) => void;
+  /** The first start's setup link (Node; absent: /dashboard/setup opens nothing). */
+  setup?: SetupLinks;
+  /**
+   * The local admin channel (Node on the embedded database): a token the server wrote to its data
+   * directory, which opens /admin to requests from this machine only (`isLocal`: the connection's
+   * peer is this machine; src/local-admin.ts).
+   */
+  localAdmin?: { token: string; isLocal: (c: Context) => boolean };
 }
+
+/** Headers a reverse proxy adds: a request carrying one did not start on this machine. */
+const PROXY_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
 
 const defaultLog = (message: string, err?: unknown) => {
   console.error(`[cairn] ${message}`, err instanceof Error ? (err.stack ?? err.message) : (err ?? ''));
@@ -108,7 +120,14 @@ export function createApp(deps: Deps) {
   );
   app.route('/.well-known', wellKnownRoutes(oauth));
   app.route('/oauth', oauthRoutes(oauth));
-  app.route('/admin', adminRoutes(store, deps.blobs, config.adminToken, { failures, addressOf }));
+  // the local token opens /admin to this machine only: not to a request a proxy on it forwarded
+  const localAdmin = deps.localAdmin;
+  const forwarded = [...PROXY_HEADERS, config.clientAddressHeader ?? ''].filter(Boolean);
+  const local = localAdmin && {
+    token: localAdmin.token,
+    allows: (c: Context) => localAdmin.isLocal(c) && !forwarded.some((h) => c.req.header(h) !== undefined),
+  };
+  app.route('/admin', adminRoutes(store, deps.blobs, { token: config.adminToken, local }, { failures, addressOf }));
   app.route(
     '/dashboard',
     dashboardRoutes({
@@ -117,6 +136,7 @@ export function createApp(deps: Deps) {
       publicUrl,
       oauth,
       signupOpen: config.signupOpen,
+      setup: deps.setup,
       log,
       failures,
       creations,

@@ -3,14 +3,17 @@
  * [--name N] [--agent A] | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
  * | plan set|list | org plan | org usage. `--json`
  * prints one JSON object.
- * Operator commands open the database directly (the embedded one only while no server holds it).
+ * Operator commands open the database directly; while a server holds the embedded database they go
+ * to that server's /admin through its local admin channel (src/local-admin.ts), and say so.
  */
 import { join } from 'node:path';
 import { adminActions } from './admin';
-import { parseConfig } from './config';
+import { type Config, parseConfig } from './config';
 import { planInput } from './domain/limits';
 import { createEmbedder } from './embeddings/index';
+import { findLocalAdmin } from './local-admin';
 import { openStoreFor } from './node';
+import { directOperator, type Operator, remoteOperator } from './operator';
 import { serve } from './serve';
 import { createFsBlobStore } from './storage/blobs/fs';
 
@@ -43,7 +46,10 @@ const USAGE = `usage: cairn <command>
   org plan --org ORG_ID (PLAN_ID | --clear) [--json]
                                      put an org on a plan; --clear: back on the default plan
   org usage --org ORG_ID [--days N] [--json]
-                                     the org's plan, this month's tool calls, stored bytes, per day`;
+                                     the org's plan, this month's tool calls, stored bytes, per day
+While \`cairn serve\` holds the embedded database, these commands go to it (its /admin, through the
+token it wrote to CAIRN_DATA_DIR/admin.json, from this machine only) and say so; migrate and embed
+need it stopped. On Postgres they work on the database directly.`;
 
 /** Flags that take no value. */
 const SWITCHES = new Set(['json', 'default', 'clear', 'help']);
@@ -87,90 +93,117 @@ function serveCommand(args: Args): Promise<void> {
   return serve({ ...process.env, CAIRN_WORKERS: workers });
 }
 
+/** Runs an operator command: on the database itself, or through the server that holds the embedded one. */
 async function operatorCommand(args: Args): Promise<unknown> {
   const config = parseConfig(process.env);
-  const store = await openStoreFor(config);
-  const ops = adminActions(store, 'cli');
-  const [noun, verb, arg] = args.words;
-  try {
-    switch (noun === 'migrate' || noun === 'embed' || noun === 'sweep' ? noun : `${noun} ${verb}`) {
-      case 'migrate': {
-        // opening the store applied them, and set up the vector store if configured
-        const applied = store.migrated ?? { migrations: [], functions: [] };
-        const done = { ok: true, migrated: true, migrations: applied.migrations, functions: applied.functions };
-        return config.embeddings ? { ...done, semantic_recall: store.vectorsUnavailable ?? 'ready' } : done;
-      }
-      case 'org create':
-        if (!arg) throw new Error(`org create needs a NAME\n${USAGE}`);
-        return await ops.createOrg(arg);
-      case 'org list':
-        return { orgs: await store.admin.listOrgs() };
-      case 'key create':
-        return await ops.createKey(
-          need(args.flags, 'org'),
-          typeof args.flags.name === 'string' ? args.flags.name : 'cli key',
-          typeof args.flags.agent === 'string' ? args.flags.agent : null,
-        );
-      case 'key list':
-        return { keys: await store.admin.listKeys(need(args.flags, 'org')) };
-      case 'key revoke':
-        if (!arg) throw new Error(`key revoke needs a KEY_ID\n${USAGE}`);
-        return { key: await store.admin.revokeKey(arg, 'cli') };
-      case 'ledger verify':
-        return await ops.verifyLedger(need(args.flags, 'org'));
-      case 'user create':
-        return await ops.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
-      case 'sweep': {
-        const minutes =
-          typeof args.flags['older-than-minutes'] === 'string' ? Number(args.flags['older-than-minutes']) : 60;
-        if (!Number.isInteger(minutes) || minutes < 0) throw new Error('--older-than-minutes: a whole number');
-        const blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
-        const orgs =
-          typeof args.flags.org === 'string' ? [args.flags.org] : (await store.admin.listOrgs()).map((o) => o.id);
-        const swept = [];
-        for (const id of orgs) swept.push(await ops.sweep(id, blobs, minutes));
-        return { orgs: swept };
-      }
-      case 'plan set': {
-        const input: Record<string, unknown> = { id: arg, is_default: args.flags.default === true };
-        for (const name of PLAN_LIMITS) {
-          const v = args.flags[name.replaceAll('_', '-')];
-          if (v !== undefined) input[name] = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-        }
-        const plan = planInput.safeParse(input);
-        if (!plan.success) {
-          const issue = plan.error.issues[0];
-          const flag = issue?.path[0] === 'id' ? 'PLAN_ID' : `--${String(issue?.path[0]).replaceAll('_', '-')}`;
-          throw new Error(`plan set: ${flag}: ${issue?.message}`);
-        }
-        return { plan: await store.admin.putPlan(plan.data) };
-      }
-      case 'plan list':
-        return { plans: await store.admin.plans() };
-      case 'org plan': {
-        if (!arg && args.flags.clear !== true) throw new Error(`org plan needs a PLAN_ID or --clear\n${USAGE}`);
-        return { usage: await store.admin.setOrgPlan(need(args.flags, 'org'), arg ?? null) };
-      }
-      case 'org usage': {
-        const days = typeof args.flags.days === 'string' ? Number(args.flags.days) : 30;
-        if (!Number.isInteger(days) || days < 0 || days > 366) throw new Error('--days: a whole number from 0 to 366');
-        return { usage: await store.admin.usage(need(args.flags, 'org'), days) };
-      }
-      case 'embed': {
-        const embedder = createEmbedder(config.embeddings);
-        if (!embedder) {
-          throw new Error('embed needs semantic recall configured: set CAIRN_EMBEDDINGS (README.md, Semantic recall)');
-        }
-        if (store.vectorsUnavailable) throw new Error(`semantic recall is unavailable: ${store.vectorsUnavailable}`);
-        const orgs =
-          typeof args.flags.org === 'string' ? [args.flags.org] : (await store.admin.listOrgs()).map((o) => o.id);
-        const done = [];
-        for (const id of orgs) done.push(await ops.embedMissing(id, embedder));
-        return { orgs: done };
-      }
-      default:
-        throw new Error(USAGE);
+  const [noun, verb] = args.words;
+  const command = noun === 'migrate' || noun === 'embed' || noun === 'sweep' ? noun : `${noun} ${verb}`;
+  const running = config.databaseUrl ? undefined : findLocalAdmin(config.dataDir);
+  if (command === 'migrate' || command === 'embed') {
+    if (running) {
+      throw new Error(
+        `the server running at ${running.url} (process ${running.pid}) holds the embedded database in ${config.dataDir}; ${command === 'migrate' ? 'it applied the migrations when it started' : 'stop it to run embed (or restart it: it embeds what is written from then on)'}`,
+      );
     }
+    return databaseCommand(command, args, config);
+  }
+  if (running) {
+    // on stderr: with --json, stdout stays one JSON object
+    console.error(`cairn: talking to the running server at ${running.url} (process ${running.pid})`);
+    return runOperator(command, args, remoteOperator(running));
+  }
+  const store = await openStoreFor(config);
+  try {
+    return await runOperator(command, args, directOperator(store, createFsBlobStore(join(config.dataDir, 'blobs'))));
+  } finally {
+    await store.close();
+  }
+}
+
+async function runOperator(command: string, args: Args, op: Operator): Promise<unknown> {
+  const arg = args.words[2];
+  const orgs = async () =>
+    typeof args.flags.org === 'string' ? [args.flags.org] : (await op.listOrgs()).orgs.map((o) => o.id);
+  switch (command) {
+    case 'org create':
+      if (!arg) throw new Error(`org create needs a NAME\n${USAGE}`);
+      return op.createOrg(arg);
+    case 'org list':
+      return op.listOrgs();
+    case 'key create':
+      return op.createKey(
+        need(args.flags, 'org'),
+        typeof args.flags.name === 'string' ? args.flags.name : 'cli key',
+        typeof args.flags.agent === 'string' ? args.flags.agent : null,
+      );
+    case 'key list':
+      return op.listKeys(need(args.flags, 'org'));
+    case 'key revoke':
+      if (!arg) throw new Error(`key revoke needs a KEY_ID\n${USAGE}`);
+      return op.revokeKey(arg);
+    case 'ledger verify':
+      return op.verifyLedger(need(args.flags, 'org'));
+    case 'user create':
+      return op.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
+    case 'sweep': {
+      const minutes =
+        typeof args.flags['older-than-minutes'] === 'string' ? Number(args.flags['older-than-minutes']) : 60;
+      if (!Number.isInteger(minutes) || minutes < 0) throw new Error('--older-than-minutes: a whole number');
+      const swept = [];
+      for (const id of await orgs()) swept.push(await op.sweep(id, minutes));
+      return { orgs: swept };
+    }
+    case 'plan set': {
+      const input: Record<string, unknown> = { id: arg, is_default: args.flags.default === true };
+      for (const name of PLAN_LIMITS) {
+        const v = args.flags[name.replaceAll('_', '-')];
+        if (v !== undefined) input[name] = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+      }
+      const plan = planInput.safeParse(input);
+      if (!plan.success) {
+        const issue = plan.error.issues[0];
+        const flag = issue?.path[0] === 'id' ? 'PLAN_ID' : `--${String(issue?.path[0]).replaceAll('_', '-')}`;
+        throw new Error(`plan set: ${flag}: ${issue?.message}`);
+      }
+      return op.putPlan(plan.data);
+    }
+    case 'plan list':
+      return op.plans();
+    case 'org plan': {
+      if (!arg && args.flags.clear !== true) throw new Error(`org plan needs a PLAN_ID or --clear\n${USAGE}`);
+      return op.setOrgPlan(need(args.flags, 'org'), arg ?? null);
+    }
+    case 'org usage': {
+      const days = typeof args.flags.days === 'string' ? Number(args.flags.days) : 30;
+      if (!Number.isInteger(days) || days < 0 || days > 366) throw new Error('--days: a whole number from 0 to 366');
+      return op.usage(need(args.flags, 'org'), days);
+    }
+    default:
+      throw new Error(USAGE);
+  }
+}
+
+/** `migrate` and `embed`: the database itself, never through a server. */
+async function databaseCommand(command: 'migrate' | 'embed', args: Args, config: Config): Promise<unknown> {
+  const store = await openStoreFor(config);
+  try {
+    if (command === 'migrate') {
+      // opening the store applied them, and set up the vector store if configured
+      const applied = store.migrated ?? { migrations: [], functions: [] };
+      const done = { ok: true, migrated: true, migrations: applied.migrations, functions: applied.functions };
+      return config.embeddings ? { ...done, semantic_recall: store.vectorsUnavailable ?? 'ready' } : done;
+    }
+    const embedder = createEmbedder(config.embeddings);
+    if (!embedder) {
+      throw new Error('embed needs semantic recall configured: set CAIRN_EMBEDDINGS (README.md, Semantic recall)');
+    }
+    if (store.vectorsUnavailable) throw new Error(`semantic recall is unavailable: ${store.vectorsUnavailable}`);
+    const ops = adminActions(store, 'cli');
+    const orgs =
+      typeof args.flags.org === 'string' ? [args.flags.org] : (await store.admin.listOrgs()).map((o) => o.id);
+    const done = [];
+    for (const id of orgs) done.push(await ops.embedMissing(id, embedder));
+    return { orgs: done };
   } finally {
     await store.close();
   }

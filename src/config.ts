@@ -12,7 +12,9 @@
  *                         than 1 there is refused (docs/design.md, "All cores")
  * CAIRN_DB_POOL_SIZE      Postgres connections the server keeps, shared among its workers: each worker's pool is
  *                         this divided by the workers, rounded up (default 10)
- * CAIRN_ADMIN_TOKEN       enables /admin with `Authorization: Bearer <token>` (at least 16 characters)
+ * CAIRN_ADMIN_TOKEN       enables /admin with `Authorization: Bearer <token>` (at least 16 characters); without
+ *                         it, a Node server on the embedded database opens /admin only to the token of its
+ *                         local admin channel, from this machine (src/local-admin.ts)
  * CAIRN_ALLOWED_ORIGINS   comma-separated browser origins allowed to call /mcp (default: none)
  * CAIRN_ALLOWED_HOSTS     comma-separated Host names accepted (default: localhost names when HOST is
  *                         a loopback address, else any)

@@ -2,10 +2,13 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { type HttpBindings, serve } from '@hono/node-server';
+import type { Context } from 'hono';
 import { createApp } from './app';
+import { parseSetupInvite, type SetupLinks, setupLinks } from './auth/setup';
 import { type Config, parseConfig } from './config';
 import type { Store } from './domain/ports';
 import { createEmbedder, vectorSpace } from './embeddings/index';
+import { fromThisMachine, localUrl, newLocalAdminToken, writeLocalAdmin } from './local-admin';
 import { nodeMetadataFetch } from './oauth/fetch-node';
 import { createFsBlobStore } from './storage/blobs/fs';
 import { openStore } from './storage/pg/client';
@@ -38,6 +41,8 @@ export interface RunningServer {
   port: number;
   config: Config;
   store: Store;
+  /** The first start's setup link, which `cairn serve` mints when the org `default` has no owner. */
+  setup: SetupLinks;
   /**
    * Stops accepting connections, lets the requests in flight finish (closing their connections
    * after CLOSE_GRACE_MS if they have not), then closes the database.
@@ -50,7 +55,11 @@ export interface StartOptions {
   poolSize?: number;
 }
 
-/** Starts the HTTP server; `env` is process.env or a test's own record. */
+/**
+ * Starts the HTTP server; `env` is process.env or a test's own record. On the embedded database it
+ * also opens the local admin channel (src/local-admin.ts), which stopping closes. CAIRN_SETUP_INVITE
+ * (internal): the setup link a primary process made, handed to its workers (src/auth/setup.ts).
+ */
 export async function startServer(
   env: Record<string, string | undefined>,
   opts: StartOptions = {},
@@ -59,26 +68,41 @@ export async function startServer(
   const embedder = createEmbedder(config.embeddings);
   const store = await openStoreFor(config, opts.poolSize);
   const blobs = createFsBlobStore(join(config.dataDir, 'blobs'));
+  const setup = setupLinks(parseSetupInvite(env.CAIRN_SETUP_INVITE));
+  const localToken = config.databaseUrl ? undefined : newLocalAdminToken();
+  const socketOf = (c: Context) => (c.env as HttpBindings | undefined)?.incoming?.socket;
   const app = createApp({
     config,
     store,
     blobs,
     embedder: store.vectorsUnavailable ? null : embedder,
     fetchMetadata: nodeMetadataFetch,
-    clientAddress: (c) => (c.env as HttpBindings | undefined)?.incoming?.socket?.remoteAddress,
+    clientAddress: (c) => socketOf(c)?.remoteAddress,
+    setup,
+    ...(localToken && {
+      localAdmin: {
+        token: localToken,
+        isLocal: (c: Context) => fromThisMachine(socketOf(c)?.remoteAddress, socketOf(c)?.localAddress),
+      },
+    }),
   });
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const closeLocal = localToken
+    ? writeLocalAdmin(config.dataDir, { url: localUrl(config.host, port), token: localToken, pid: process.pid })
+    : () => {};
   let closing: Promise<void> | undefined;
   return {
     url: serverUrl(config, port),
     port,
     config,
     store,
+    setup,
     close() {
+      closeLocal();
       closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         server.close(() => {

@@ -4,12 +4,15 @@
  * - one process: it migrates, serves, prints the endpoint (and on the first start the first key);
  * - several: a primary migrates and makes the first key once, then forks the workers, which share
  *   the listening port (src/cluster.ts); each worker serves with its share of the database pool.
+ * While the org `default` has no owner, each start also prints a one-time setup link
+ * (src/auth/setup.ts) that makes whoever follows it that owner.
  * SIGTERM or SIGINT stops a serving process gracefully: no new connections, the requests in
  * flight finish, the pool closes, exit 0.
  */
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { adminActions } from './admin';
+import { SETUP_LINK_SECONDS, type SetupLinks, setupLinks } from './auth/setup';
 import { runPrimary } from './cluster';
 import { type Config, parseConfig } from './config';
 import type { Store } from './domain/ports';
@@ -49,51 +52,65 @@ export async function serve(env: Env): Promise<void> {
   }
   if (workers === 1) {
     const server = await stopOnSignal(startServer(env));
-    announce(server.config, server.url, 1, server.store, await firstStart(server.store));
+    announce(server.config, server.url, 1, server.store, await firstStart(server.store, server.setup));
     return;
   }
   // the primary: migrates (opening the store does) and makes the first key, once, before any worker
   const store = await openStoreFor(config, 1);
-  let created: FirstStart;
+  const setup = setupLinks();
+  let started: FirstStart;
   try {
-    created = await firstStart(store);
+    started = await firstStart(store, setup);
   } finally {
     await store.close();
   }
+  const invite = setup.current();
   runPrimary({
     workers,
-    env: { CAIRN_WORKERS: String(workers) },
-    onListening: (port) => announce(config, serverUrl(config, port), workers, store, created),
+    env: { CAIRN_WORKERS: String(workers), ...(invite && { CAIRN_SETUP_INVITE: JSON.stringify(invite) }) },
+    onListening: (port) => announce(config, serverUrl(config, port), workers, store, started),
   });
 }
 
-type FirstStart = Awaited<ReturnType<ReturnType<typeof adminActions>['createOrg']>> | undefined;
-
-/** On a database without orgs: the org `default` and its first key. */
-async function firstStart(store: Store): Promise<FirstStart> {
-  if ((await store.admin.listOrgs()).length > 0) return undefined;
-  return adminActions(store, 'first-start').createOrg('default');
+interface FirstStart {
+  /** On a database without orgs: the org `default` and its first key, made now. */
+  created: Awaited<ReturnType<ReturnType<typeof adminActions>['createOrg']>> | undefined;
+  /** While `default` has no owner: the setup link's token. */
+  setupToken: string | undefined;
 }
 
-function announce(config: Config, url: string, workers: number, store: Store, created: FirstStart) {
+/** The org `default` and its key on an empty database; a setup link while nobody owns it. */
+async function firstStart(store: Store, setup: SetupLinks): Promise<FirstStart> {
+  const created =
+    (await store.admin.listOrgs()).length > 0
+      ? undefined
+      : await adminActions(store, 'first-start').createOrg('default');
+  const unowned = await store.admin.setupOrg();
+  return { created, setupToken: unowned ? await setup.mint(unowned) : undefined };
+}
+
+function announce(config: Config, url: string, workers: number, store: Store, started: FirstStart) {
   const processes = workers > 1 ? ` (${workers} worker processes)` : '';
   console.log(`Cairn ${config.version} is serving MCP at ${url}/mcp${processes}`);
   console.log(`Database: ${config.databaseUrl ? 'Postgres (DATABASE_URL)' : `embedded, in ${config.dataDir}/db`}`);
   if (config.embeddings && store.vectorsUnavailable) {
     console.error(`[cairn] semantic recall is off: ${store.vectorsUnavailable}; recall is lexical`);
   }
-  if (!created) return;
-  console.log(`\nFirst start: created org "default" (${created.org.id}) and its first API key.`);
-  console.log(
-    `API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`,
-  );
-  console.log(
-    'Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).',
-  );
-  const stopFirst = config.databaseUrl ? '' : ' (with the server stopped: it holds the embedded database)';
-  console.log(
-    `Dashboard: ${url}/dashboard (keys, memory, ledger); an account for this org: npx cairn user create --org ${created.org.id} --email you@example.com${stopFirst}`,
-  );
+  const { created, setupToken } = started;
+  if (created) {
+    console.log(`\nFirst start: created org "default" (${created.org.id}) and its first API key.`);
+    console.log(
+      `API key (shown once, keep it in a password manager or an environment variable):\n\n  ${created.key.secret}\n`,
+    );
+    console.log(
+      'Client configuration: URL plus headers X-Svc-Key (the key), X-Svc-Agent (a name per agent), X-Svc-Project (optional).',
+    );
+  }
+  if (setupToken) {
+    console.log(
+      `\nNobody owns org "default" yet. To see its memory, ledger and keys, open this one-time setup link\n(valid ${SETUP_LINK_SECONDS / 3600} hours, until used or the server restarts) and create the account that owns it:\n\n  ${url}/dashboard/setup?token=${setupToken}\n`,
+    );
+  } else if (created) console.log(`Dashboard: ${url}/dashboard`);
 }
 
 /**

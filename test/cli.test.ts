@@ -1,5 +1,6 @@
 /** The `cairn` command as an operator runs it: serve on the embedded default, orgs, keys, ledger. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,7 +136,7 @@ describe('cairn CLI on the embedded database', () => {
     });
   });
 
-  it('serve prints the endpoint and, on first start, a key that works; the database is locked meanwhile', async () => {
+  it('serve prints the endpoint and, on first start, a key that works; meanwhile the CLI talks to it', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'cairn-serve-'));
     const child: ChildProcess = spawn(process.execPath, [BIN, 'serve'], {
       env: { ...process.env, CAIRN_DATA_DIR: fresh, PORT: '0', DATABASE_URL: '', CAIRN_WORKERS: '' },
@@ -163,18 +164,106 @@ describe('cairn CLI on the embedded database', () => {
       const o = await s.call('space');
       expect(o.structured.org).toMatchObject({ name: 'default' });
       await s.close();
-      await expect(
-        run(process.execPath, [BIN, 'org', 'list'], {
-          env: { ...process.env, CAIRN_DATA_DIR: fresh, DATABASE_URL: '' },
-        }),
-      ).rejects.toMatchObject({
-        stderr: expect.stringMatching(/in use by process/),
-      });
+      await operatorWhileServing(fresh, url.replace(/\/mcp$/, ''), child.pid as number);
     } finally {
       const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
       child.kill('SIGTERM');
       expect(await exited).toEqual({ code: 0, signal: null }); // a graceful stop
+      // the channel closed with the server: the CLI opens the database itself again
+      expect(existsSync(join(fresh, 'admin.json'))).toBe(false);
+      const direct = await run(process.execPath, [BIN, 'org', 'list', '--json'], {
+        env: { ...process.env, CAIRN_DATA_DIR: fresh, DATABASE_URL: '' },
+      });
+      expect(direct.stderr).not.toMatch(/running server/);
+      expect(JSON.parse(direct.stdout).orgs.map((o: { name: string }) => o.name)).toEqual(['default', 'Second']);
       await rm(fresh, { recursive: true, force: true });
     }
   }, 60_000);
 });
+
+/**
+ * What an operator does from the command line while `cairn serve` holds the embedded database in
+ * `dataDir`: every command goes to the server (and says so), with the effects a client sees.
+ */
+async function operatorWhileServing(dataDir: string, base: string, pid: number) {
+  const env = { ...process.env, CAIRN_DATA_DIR: dataDir, DATABASE_URL: '', CAIRN_ADMIN_TOKEN: '' };
+  const cairn = async (...args: string[]) => {
+    const r = await run(process.execPath, [BIN, ...args, '--json'], { env });
+    expect(r.stderr).toBe(`cairn: talking to the running server at ${base} (process ${pid})\n`);
+    return JSON.parse(r.stdout);
+  };
+  // the channel: a token only the server's owner may read
+  expect(statSync(join(dataDir, 'admin.json')).mode & 0o777).toBe(0o600);
+
+  const { orgs } = await cairn('org', 'list');
+  expect(orgs.map((o: { name: string }) => o.name)).toEqual(['default']);
+  const orgId = orgs[0].id;
+  const made = await cairn('key', 'create', '--org', orgId, '--name', 'laptop', '--agent', 'reviewer');
+  expect(made.key).toMatchObject({ name: 'laptop', agent: 'reviewer', created_by: 'cli' });
+  const agent = await connect('v2', `${base}/mcp`, { key: made.key.secret });
+  const written = await agent.call('remember', { content: 'made with a key from the CLI' });
+  expect(written.structured.entry).toMatchObject({ agent: 'reviewer' });
+  await agent.close();
+  const { keys } = await cairn('key', 'list', '--org', orgId);
+  expect(keys.map((k: { name: string }) => k.name)).toEqual(['first key', 'laptop']);
+  const revoked = await cairn('key', 'revoke', made.key.id);
+  expect(revoked.key.revoked_at).toEqual(expect.any(String));
+  const refused = await fetch(`${base}/mcp`, { headers: { 'X-Svc-Key': made.key.secret } });
+  expect(refused.status).toBe(401); // revoked without a restart
+  // the ledger names the CLI, and its chain holds: key made, memory, key revoked
+  expect(await cairn('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 4, broken_at: null });
+
+  const second = await cairn('org', 'create', 'Second');
+  const writer = await connect('v2', `${base}/mcp`, { key: second.key.secret, agent: 'w' });
+  expect((await writer.call('space')).structured.org).toMatchObject({ name: 'Second' });
+  await writer.close();
+
+  const user = await run(
+    process.execPath,
+    [BIN, 'user', 'create', '--org', orgId, '--email', 'op@example.com', '--json'],
+    {
+      env: { ...env, CAIRN_USER_PASSWORD: 'a long operator password' },
+    },
+  );
+  expect(JSON.parse(user.stdout).user).toMatchObject({ email: 'op@example.com', org_id: orgId, created: true });
+  const b = new BrowserLike(base);
+  await b.get('/dashboard/signin');
+  expect(
+    (await b.post('/dashboard/signin', { email: 'op@example.com', password: 'a long operator password' })).status,
+  ).toBe(303);
+  expect((await b.get('/dashboard')).html).toContain('default (shown, owner)');
+
+  // plans, an org's plan and usage, the sweep: the same answers as on the database itself
+  expect((await cairn('plan', 'set', 'team', '--requests-per-minute', '120')).plan).toMatchObject({
+    id: 'team',
+    requests_per_minute: 120,
+    tool_calls_per_month: null,
+  });
+  expect((await cairn('plan', 'list')).plans.map((p: { id: string }) => p.id)).toEqual(['team']);
+  expect((await cairn('org', 'plan', '--org', orgId, 'team')).usage).toMatchObject({ plan: 'team' });
+  expect((await cairn('org', 'usage', '--org', orgId, '--days', '7')).usage).toMatchObject({ plan: 'team' });
+  expect(await cairn('sweep', '--org', orgId)).toEqual({
+    orgs: [{ org_id: orgId, blobs: 0, deleted: [], kept_recent: 0, missing_bytes: [] }],
+  });
+
+  // an error comes back as the server said it, and the command fails
+  await expect(run(process.execPath, [BIN, 'key', 'revoke', 'nope'], { env })).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringMatching(/id: must be a UUID/),
+  });
+  // migrate needs the database itself: it says which server holds it
+  await expect(run(process.execPath, [BIN, 'migrate'], { env })).rejects.toMatchObject({
+    code: 1,
+    stderr: expect.stringContaining(`the server running at ${base} (process ${pid}) holds the embedded database`),
+  });
+  // the channel's token opens /admin to this machine only: not to a request a proxy forwarded
+  const token = JSON.parse(readFileSync(join(dataDir, 'admin.json'), 'utf8')).token;
+  const asked = (headers: Record<string, string>) =>
+    fetch(`${base}/admin/orgs`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  expect((await asked({})).status).toBe(200);
+  expect((await asked({ 'X-Forwarded-For': '203.0.113.9' })).status).toBe(401);
+  expect((await asked({ Forwarded: 'for=203.0.113.9' })).status).toBe(401);
+  expect(
+    (await fetch(`${base}/admin/orgs`, { headers: { authorization: 'Bearer not-the-token-at-all' } })).status,
+  ).toBe(401);
+}

@@ -1,20 +1,24 @@
--- Settings, members: an owner adds an existing account, by its email, as a member.
+-- Settings, members: an owner invites a person by email. Nobody joins an org without saying yes:
+-- the invitation waits for that email's account to accept it (cairn_dash_invitation_answer), and
+-- the answer is the same whether or not an account has the email (an owner cannot learn who has
+-- an account). Inviting again renews it; a current member is refused (the owner sees the members).
 CREATE OR REPLACE FUNCTION public.cairn_dash_member_add(p_token_hash text, p_email text)
  RETURNS jsonb
  LANGUAGE plpgsql
 AS $function$
 DECLARE
   a record := cairn_dash_owner(p_token_hash);
-  v_user uuid;
+  v_email text := lower(p_email);
+  v_i invitations;
 BEGIN
-  SELECT id INTO v_user FROM users WHERE email = p_email;
-  IF v_user IS NULL THEN
-    RAISE EXCEPTION 'email: no account has this email; ask them to create one first, then add them'
-      USING ERRCODE = 'CN404';
+  IF EXISTS (SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.org_id = a.org_id AND u.email = v_email) THEN
+    RAISE EXCEPTION 'email: % is already a member', v_email USING ERRCODE = 'CN409';
   END IF;
-  INSERT INTO memberships (user_id, org_id, role) VALUES (v_user, a.org_id, 'member') ON CONFLICT DO NOTHING;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'email: % is already a member', p_email USING ERRCODE = 'CN409';
-  END IF;
-  RETURN jsonb_build_object('user_id', v_user, 'email', p_email, 'role', 'member');
+  INSERT INTO invitations (id, org_id, email, invited_by, expires_at)
+    VALUES (gen_random_uuid(), a.org_id, v_email, a.email, now() + interval '14 days')
+    ON CONFLICT (org_id, email) DO UPDATE SET invited_by = excluded.invited_by, created_at = now(),
+      expires_at = excluded.expires_at
+    RETURNING * INTO v_i;
+  RETURN jsonb_build_object('email', v_email, 'invited', true, 'expires_at', v_i.expires_at);
 END $function$;

@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-/** The form of the sign-up and sign-in pages, and where it leads once signed in. */
+/** The form of the sign-up, sign-in and setup pages, and where it leads once signed in. */
 import type { Child } from 'hono/jsx';
 import { ErrorLine } from './components';
 import { Page } from './layout';
@@ -11,7 +11,7 @@ export const nextOf = (next: string | undefined) => (next?.startsWith('/dashboar
 export const withNext = (path: string, next: string | undefined) =>
   next ? `${path}?${new URLSearchParams({ next })}` : path;
 
-/** The sign-up and sign-in pages: one form of email and password, with their own extras. */
+/** The sign-up, sign-in and setup pages: one form of email and password, with their own extras. */
 export function AccountPage(p: {
   nonce: string;
   csrf: string;
@@ -25,11 +25,14 @@ export function AccountPage(p: {
   footer: Child;
   /** Where to go once signed in (an authorization request waiting for consent). */
   next?: string | undefined;
+  /** What the page is for, above the form (the setup link's page). */
+  intro?: Child;
 }) {
   return (
     <Page title={p.title} nonce={p.nonce}>
       <ErrorLine error={p.error} />
       {p.next ? <p>Sign in to let an application use your org’s memory.</p> : null}
+      {p.intro}
       <form class="card narrow" method="post" action={p.action}>
         <input type="hidden" name="_csrf" value={p.csrf} />
         {p.next ? <input type="hidden" name="next" value={p.next} /> : null}

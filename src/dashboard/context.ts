@@ -1,5 +1,6 @@
 /** What every part of the dashboard is given: its dependencies, each request's variables, and form reading. */
 import type { Context } from 'hono';
+import type { SetupLinks } from '../auth/setup';
 import type { BlobStore, DashboardSession, Store } from '../domain/ports';
 import type { FailureLimiter } from '../http/failures';
 import type { MetadataFetch } from '../oauth/clients';
@@ -12,6 +13,8 @@ export interface DashboardDeps {
   /** The authorization server's settings: the consent step is the dashboard's. */
   oauth: { fetchMetadata: MetadataFetch };
   signupOpen: boolean;
+  /** The first start's setup link, if this server printed one (pages/setup.tsx). */
+  setup?: SetupLinks | undefined;
   log: (message: string, err?: unknown) => void;
   failures: FailureLimiter;
   /** Sign-ups, each counted per address (http/failures.ts, door `signup`). */

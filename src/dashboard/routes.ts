@@ -1,8 +1,8 @@
 /**
- * /dashboard: accounts, orgs, Settings (API keys, members, connected apps), Memory, Artifacts,
- * Ledger, Usage, and the OAuth consent step. Each page is its routes and its view
- * (src/dashboard/pages/); here they are put behind what every page shares: the security headers,
- * the refusal of cross-site form posts, and the session.
+ * /dashboard: accounts (and the first start's setup link), orgs, Settings (API keys, members,
+ * connected apps), Memory, Artifacts, Ledger, Usage, and the OAuth consent step. Each page is its
+ * routes and its view (src/dashboard/pages/); here they are put behind what every page shares: the
+ * security headers, the refusal of cross-site form posts, and the session.
  */
 import { Hono } from 'hono';
 import type { DashboardDeps, DashboardEnv } from './context';
@@ -18,6 +18,7 @@ import { ledgerPage } from './pages/ledger';
 import { membersPage } from './pages/members';
 import { memoryPage } from './pages/memory';
 import { orgsPage } from './pages/orgs';
+import { setupPage } from './pages/setup';
 import { signinPage } from './pages/signin';
 import { signupPage } from './pages/signup';
 import { usagePage } from './pages/usage';
@@ -27,6 +28,7 @@ import { sessions } from './session';
 const PAGES = [
   signupPage,
   signinPage,
+  setupPage,
   orgsPage,
   keysPage,
   membersPage,

@@ -46,12 +46,17 @@ export function signedIn(opts: { org?: boolean } = {}): MiddlewareHandler<Signed
   };
 }
 
-/** Signs the user in: a new session, its cookie, and the anonymous forms' token dropped. */
-export async function startSession(c: Context<DashboardEnv>, store: Store, userId: string): Promise<void> {
+/**
+ * Signs the user in: a new session, its cookie, and the anonymous forms' token dropped. Returns
+ * the hash the session is stored under.
+ */
+export async function startSession(c: Context<DashboardEnv>, store: Store, userId: string): Promise<string> {
   const token = randomToken();
-  await store.dashboard.startSession(await sha256Hex(token), userId, randomToken(), SESSION_SECONDS);
+  const hash = await sha256Hex(token);
+  await store.dashboard.startSession(hash, userId, randomToken(), SESSION_SECONDS);
   setCookie(c, COOKIE, token, { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: SESSION_SECONDS, ...cookieOf(c) });
   dropAnonymousFormToken(c);
+  return hash;
 }
 
 /** Signs out: the session ends (when there is one) and its cookie goes. */

@@ -45,6 +45,8 @@ export interface AdminStore {
     email: string,
     passwordHash: string,
   ): Promise<{ user_id: string; email: string; org_id: string; created: boolean }>;
+  /** First start: the install's first org, `default`, while nobody belongs to it; else null. */
+  setupOrg(): Promise<string | null>;
   /** Entries of the org with no vector in `model`'s space, by id after `afterId`. */
   unembedded(orgId: string, model: string, afterId: string | null, limit: number): Promise<Entry[]>;
   /** Stores vectors (`[x,y,…]` text) for entries of the org; returns how many were stored. */
@@ -68,13 +70,30 @@ export interface DashboardSession {
   csrf: string;
   /** owner: the org's first owner's email (pickers tell apart orgs of one name by it and the id). */
   orgs: { id: string; name: string; role: string; owner: string | null }[];
+  /** Invitations waiting for this account's email, oldest first. */
+  invitations: Invitation[];
 }
 
+/** An invitation to an org, as its invitee sees it. */
+export interface Invitation {
+  id: string;
+  org_id: string;
+  org_name: string;
+  invited_by: string;
+  expires_at: string;
+}
+
+/** A member of the org, or (role `invited`) an invitation not yet answered. */
 export interface Member {
-  user_id: string;
+  /** null for an invitation */
+  user_id: string | null;
   email: string;
-  role: 'owner' | 'member';
+  role: 'owner' | 'member' | 'invited';
+  /** When they joined, or when the invitation was sent. */
   joined_at: string;
+  invitation_id?: string;
+  invited_by?: string;
+  expires_at?: string;
 }
 
 export interface EntryPage {
@@ -88,6 +107,11 @@ export interface DashboardStore {
   session(tokenHash: string): Promise<DashboardSession | null>;
   signup(userId: string, email: string, passwordHash: string, orgId: string, orgName: string): Promise<void>;
   account(email: string): Promise<{ user_id: string; password_hash: string } | null>;
+  /**
+   * The setup link's account becomes the owner of the org that has none: a new account, or
+   * (`passwordHash` null) the existing `userId` whose password was checked. Conflict once it has one.
+   */
+  setup(orgId: string, userId: string, email: string, passwordHash: string | null): Promise<void>;
   startSession(tokenHash: string, userId: string, csrf: string, seconds: number): Promise<void>;
   endSession(tokenHash: string): Promise<void>;
   switchOrg(tokenHash: string, orgId: string): Promise<void>;
@@ -109,10 +133,14 @@ export interface DashboardStore {
   artifacts(tokenHash: string, limit: number): Promise<Artifact[]>;
   /** One shared artifact of the session's org and the key of its bytes; null if there is none. */
   artifact(tokenHash: string, id: string): Promise<{ artifact: Artifact; blob_key: string } | null>;
-  /** The session org's members, owners first. */
+  /** The session org's members, owners first, then its open invitations. */
   members(tokenHash: string): Promise<Member[]>;
-  /** An owner adds an existing account by email, as a member. */
-  addMember(tokenHash: string, email: string): Promise<void>;
+  /** An owner invites an email (the same answer whether or not an account has it); until when it holds. */
+  addMember(tokenHash: string, email: string): Promise<{ email: string; expires_at: string }>;
+  /** An owner takes back an open invitation. */
+  cancelInvitation(tokenHash: string, invitationId: string): Promise<void>;
+  /** The signed-in invitee accepts (joins, and is shown the org) or declines. */
+  answerInvitation(tokenHash: string, invitationId: string, accept: boolean): Promise<{ org_id: string }>;
   /** An owner removes a member (the org keeps an owner). */
   removeMember(tokenHash: string, userId: string): Promise<void>;
   /** The session org's OAuth grants, newest first. */
@@ -157,7 +185,7 @@ export interface OAuthStore {
     sessionHash: string,
     clientId: string,
     resource: string,
-  ): Promise<{ grant_id: string; org_id: string } | null>;
+  ): Promise<{ grant_id: string; org_id: string; agent: string | null } | null>;
   /** Records the user's consent (or reuses it) and a code for it. */
   approve(
     sessionHash: string,
@@ -169,6 +197,8 @@ export interface OAuthStore {
       codeHash: string;
       redirectUri: string;
       challenge: string;
+      /** The agent the grant's tokens act as (bound at consent), or null. */
+      agent: string | null;
     },
     codeSeconds: number,
   ): Promise<void>;
@@ -192,6 +222,8 @@ export interface Grant {
   id: string;
   client_id: string;
   client_name: string;
+  /** The agent its tokens act as, when bound at consent. */
+  agent: string | null;
   user: string;
   scope: string;
   created_at: string;

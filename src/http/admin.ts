@@ -1,6 +1,8 @@
 /**
- * /admin: the operator API, enabled by CAIRN_ADMIN_TOKEN (`Authorization: Bearer <token>`).
- * Create orgs and keys, list and revoke keys, verify an org's ledger; plans, an org's plan and usage.
+ * /admin: the operator API, enabled by CAIRN_ADMIN_TOKEN (`Authorization: Bearer <token>`), and on
+ * the embedded database by the local admin token the server wrote to its data directory, for
+ * requests from this machine only (src/local-admin.ts: how the CLI reaches a running server). Create orgs and keys, list and revoke keys, verify an org's ledger, make an account
+ * owning an org; plans, an org's plan and usage; the sweep.
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
@@ -20,26 +22,44 @@ const keyBody = nameBody.extend({
   agent: z.string().optional().describe('bind the key to this agent: it acts as that agent only'),
 });
 
+const userBody = z.object({
+  email: z.string().max(320, 'must be at most 320 characters'),
+  password: z.string().optional().describe('absent: one is generated and returned once'),
+});
+
 const orgPlanBody = z.object({
   plan: planInput.shape.id.nullable().describe('null: the default plan'),
 });
 
+/** Who may use /admin: the operator's token, and the local channel's (with whether a request may use it). */
+export interface AdminTokens {
+  token: string | undefined;
+  local: { token: string; allows: (c: Context) => boolean } | undefined;
+}
+
+type AdminEnv = { Variables: { ops: ReturnType<typeof adminActions> } };
+
 export function adminRoutes(
   store: Store,
   blobs: BlobStore,
-  token: string | undefined,
+  tokens: AdminTokens,
   guard: { failures: FailureLimiter; addressOf: (c: Context) => string },
 ) {
-  const app = new Hono();
-  const ops = adminActions(store, 'admin-api');
+  const app = new Hono<AdminEnv>();
+  // the ledger names who acted: the operator API, or the CLI through the local channel
+  const api = adminActions(store, 'admin-api');
+  const cli = adminActions(store, 'cli');
 
   // a wrong token counts against its address, as a wrong key or password does (http/failures.ts)
   app.use('*', async (c, next) => {
-    if (!token) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
+    const { token, local } = tokens;
+    if (!token && !local) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
     const bucket = `admin:${guard.addressOf(c)}`;
     guard.failures.check(bucket);
     const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-    if (!(await sameSecret(given, token))) {
+    if (token && (await sameSecret(given, token))) c.set('ops', api);
+    else if (local?.allows(c) && (await sameSecret(given, local.token))) c.set('ops', cli);
+    else {
       await guard.failures.failed(bucket);
       throw new Unauthorized('missing or wrong admin token (Authorization: Bearer …)');
     }
@@ -48,18 +68,22 @@ export function adminRoutes(
 
   app.post('/orgs', async (c) => {
     const { name } = await parseBody(c.req.raw, nameBody);
-    return c.json(await ops.createOrg(name), 201);
+    return c.json(await c.var.ops.createOrg(name), 201);
   });
   app.get('/orgs', async (c) => c.json({ orgs: await store.admin.listOrgs() }));
   app.post('/orgs/:id/keys', async (c) => {
     const { name, agent } = await parseBody(c.req.raw, keyBody);
-    return c.json(await ops.createKey(uuidParam(c.req.param('id')), name, agent ?? null), 201);
+    return c.json(await c.var.ops.createKey(uuidParam(c.req.param('id')), name, agent ?? null), 201);
   });
   app.get('/orgs/:id/keys', async (c) => c.json({ keys: await store.admin.listKeys(uuidParam(c.req.param('id'))) }));
   app.delete('/keys/:id', async (c) =>
-    c.json({ key: await store.admin.revokeKey(uuidParam(c.req.param('id')), 'admin-api') }),
+    c.json({ key: await store.admin.revokeKey(uuidParam(c.req.param('id')), c.var.ops.actor) }),
   );
-  app.get('/orgs/:id/ledger/verify', async (c) => c.json(await ops.verifyLedger(uuidParam(c.req.param('id')))));
+  app.post('/orgs/:id/users', async (c) => {
+    const { email, password } = await parseBody(c.req.raw, userBody);
+    return c.json(await c.var.ops.addUser(uuidParam(c.req.param('id')), email, password), 201);
+  });
+  app.get('/orgs/:id/ledger/verify', async (c) => c.json(await c.var.ops.verifyLedger(uuidParam(c.req.param('id')))));
 
   app.post('/orgs/:id/sweep', async (c) => {
     const minutes = z.coerce
@@ -70,7 +94,7 @@ export function adminRoutes(
       .default(60)
       .safeParse(c.req.query('older_than_minutes'));
     if (!minutes.success) throw new Invalid('older_than_minutes', 'must be a whole number of minutes');
-    return c.json(await ops.sweep(uuidParam(c.req.param('id')), blobs, minutes.data));
+    return c.json(await c.var.ops.sweep(uuidParam(c.req.param('id')), blobs, minutes.data));
   });
   app.get('/plans', async (c) => c.json({ plans: await store.admin.plans() }));
   app.put('/plans/:id', async (c) => {

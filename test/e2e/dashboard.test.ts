@@ -192,7 +192,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await bob.get('/dashboard/settings/keys')).html).toContain('active');
   });
 
-  it('lets owners add existing accounts as members and remove them; an org keeps an owner', async () => {
+  it('makes members by invitation the invitee accepts, says the same for unknown emails, and lets owners remove; an org keeps an owner', async () => {
     const owner = new BrowserLike(t.url);
     const ownerEmail = email();
     await signUp(owner, ownerEmail, 'Team Gamma');
@@ -201,22 +201,57 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     await signUp(mate, mateEmail, 'Mates Own');
 
     await owner.get('/dashboard/settings/members');
+    // an email no account has gets the same answer as one an account has: nothing tells them apart
+    const said = (html: string, who: string) =>
+      /<[^>]*role="status"[^>]*>([^<]*)</.exec(html)?.[1]?.replaceAll(who, 'EMAIL');
     const unknown = await owner.post('/dashboard/settings/members', { email: `nobody-${mateEmail}` });
-    expect(unknown.status).toBe(404);
-    expect(unknown.html).toContain('no account has this email; ask them to create one first');
-    const added = await owner.post('/dashboard/settings/members', { email: mateEmail.toUpperCase() });
-    expect(added.html).toContain(`${mateEmail} is now a member.`);
-    expect(added.html).toMatch(new RegExp(`data-label="Email">${mateEmail}</td><td data-label="Role">member<`));
-    expect((await owner.post('/dashboard/settings/members', { email: mateEmail })).status).toBe(409);
+    const invited = await owner.post('/dashboard/settings/members', { email: mateEmail.toUpperCase() });
+    expect([unknown.status, invited.status]).toEqual([200, 200]);
+    expect(said(invited.html, mateEmail)).toMatch(/EMAIL is invited\. They join when they accept/);
+    expect(said(unknown.html, `nobody-${mateEmail}`)).toBe(said(invited.html, mateEmail));
+    expect(invited.html).toContain(`invited by ${ownerEmail}`);
 
-    // the member switches to the org, sees its members, cannot manage them
+    // not a member until they accept: the org is not theirs, its pages refuse them
+    const before = (await mate.get('/dashboard')).html;
+    expect(before).not.toMatch(/Team Gamma \(member\)/);
+    const invitation = /action="\/dashboard\/invitations\/([0-9a-f-]{36})\/accept"/.exec(before)?.[1] as string;
+    expect(before).toContain(`invited by ${ownerEmail}`);
+    // nobody else may answer it
+    const stranger = new BrowserLike(t.url);
+    await signUp(stranger, email(), 'Strangers');
+    await stranger.get('/dashboard');
+    expect((await stranger.post(`/dashboard/invitations/${invitation}/accept`, {})).status).toBe(404);
+    // declined, it is gone; invited again, accepted, they are a member and are shown the org
+    expect((await mate.post(`/dashboard/invitations/${invitation}/decline`, {})).location).toBe('/dashboard');
+    expect((await mate.get('/dashboard')).html).not.toContain('Team Gamma');
+    await owner.post('/dashboard/settings/members', { email: mateEmail });
+    const again = /action="\/dashboard\/invitations\/([0-9a-f-]{36})\/accept"/.exec(
+      (await mate.get('/dashboard')).html,
+    )?.[1];
+    expect((await mate.post(`/dashboard/invitations/${again}/accept`, {})).location).toBe('/dashboard');
     const orgs = (await mate.get('/dashboard')).html;
-    const gamma = /name="org_id" value="([0-9a-f-]{36})"\s*\/?>\s*Team Gamma \(member\)/.exec(orgs)?.[1];
-    expect(gamma).toBeTruthy();
-    expect((await mate.post('/dashboard/orgs/switch', { org_id: gamma as string })).location).toBe('/dashboard');
+    expect(orgs).toMatch(/Team Gamma \(shown, member\)/);
+    expect(orgs).not.toContain('Invitations');
+    expect((await owner.get('/dashboard/settings/members')).html).toMatch(
+      new RegExp(`data-label="Email">${mateEmail}</td><td data-label="Role">member<`),
+    );
+    expect((await owner.post('/dashboard/settings/members', { email: mateEmail })).status).toBe(409);
+    // an invitation taken back cannot be accepted
+    const third = email();
+    const pending = await owner.post('/dashboard/settings/members', { email: third });
+    const row = pending.html.slice(0, pending.html.indexOf(`aria-label="Take back the invitation of ${third}"`));
+    const taken = [...row.matchAll(/invitations\/([0-9a-f-]{36})\/cancel"/g)].at(-1)?.[1];
+    expect((await owner.post(`/dashboard/settings/members/invitations/${taken}/cancel`, {})).html).toContain(
+      'The invitation was taken back.',
+    );
+    const late = new BrowserLike(t.url);
+    await signUp(late, third, 'Late Own');
+    expect((await late.get('/dashboard')).html).not.toContain('Team Gamma');
+
+    // the member (shown the org since accepting) sees its members and cannot manage them
     const seen = await mate.get('/dashboard/settings/members');
     expect(seen.html).toContain(ownerEmail);
-    expect(seen.html).not.toContain('Add member');
+    expect(seen.html).not.toContain('>Invite<');
     const refused = await mate.post('/dashboard/settings/members', { email: ownerEmail });
     expect(refused.status).toBe(403);
     expect(refused.html).toContain('only an owner of the org adds or removes members');
@@ -243,19 +278,22 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     const removed = await owner.post(`/dashboard/settings/members/${mateId}/remove`, {});
     expect(removed.html).toContain('The member was removed.');
     expect((await mateCall()).status).toBe(401);
-    expect(removed.html).not.toContain(mateEmail);
+    expect(removed.html).not.toContain(`>${mateEmail}<`); // (the unknown email's invitation names it inside another)
     expect((await mate.get('/dashboard')).html).toContain('Mates Own (shown, owner)');
     expect((await mate.get('/dashboard/settings/members')).html).not.toContain(ownerEmail);
 
-    // anyone may leave: added again, the member leaves on their own
+    // anyone may leave: invited and joined again, the member leaves on their own
     await owner.post('/dashboard/settings/members', { email: mateEmail });
-    await mate.post('/dashboard/orgs/switch', { org_id: gamma as string });
+    const back = /action="\/dashboard\/invitations\/([0-9a-f-]{36})\/accept"/.exec(
+      (await mate.get('/dashboard')).html,
+    )?.[1];
+    await mate.post(`/dashboard/invitations/${back}/accept`, {});
     const own = await mate.get('/dashboard/settings/members');
     const ownId = removeId(own.html, 'Leave this org');
     expect(own.html).toContain('Leave…');
     expect((await mate.get(`/dashboard/settings/members/${ownId}/remove`)).html).toContain('Leave this org?');
     expect((await mate.post(`/dashboard/settings/members/${ownId}/remove`, {})).location).toBe('/dashboard');
-    expect((await owner.get('/dashboard/settings/members')).html).not.toContain(mateEmail);
+    expect((await owner.get('/dashboard/settings/members')).html).not.toContain(`>${mateEmail}<`);
   });
 
   it('shows what the agents wrote in Memory and the Ledger, attributed, without private notes', async () => {

@@ -55,7 +55,13 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
     return { status: res.status, json: (await res.json()) as Record<string, string | number> };
   };
   /** Consent through the dashboard: the code the redirect carries, and the redirect itself. */
-  const consent = async (b: BrowserLike, clientId: string, challenge: string, extra: Record<string, string> = {}) => {
+  const consent = async (
+    b: BrowserLike,
+    clientId: string,
+    challenge: string,
+    extra: Record<string, string> = {},
+    form: Record<string, string> = {},
+  ) => {
     const q = {
       response_type: 'code',
       client_id: clientId,
@@ -71,7 +77,7 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
     if (!location) {
       expect(page.html).toContain('Allow Test Agent?');
       const org = /<option value="([0-9a-f-]{36})" selected/.exec(page.html)?.[1] as string;
-      location = (await b.post('/dashboard/authorize', { ...q, org_id: org, decision: 'allow' })).location;
+      location = (await b.post('/dashboard/authorize', { ...q, org_id: org, decision: 'allow', ...form })).location;
     }
     const url = new URL(location as string);
     return { url, code: url.searchParams.get('code') as string };
@@ -160,6 +166,43 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
     const apps = (await b.get('/dashboard/settings/apps')).html;
     expect(apps).toContain('Test Agent');
     expect(apps).toContain(clientId);
+  });
+
+  it('binds a grant to an agent at consent: its tokens act as that agent only, and its events are verified', async () => {
+    const b = await user();
+    const clientId = await publicClient();
+    const { verifier, challenge } = await pkce();
+    const { code } = await consent(b, clientId, challenge, {}, { agent: 'reviewer' });
+    const access = (await exchange(code, verifier, clientId)).json.access_token as string;
+    const written = (await (await mcp(access)).json()) as {
+      result: { structuredContent: { entry: { agent: string; id: string } } };
+    };
+    expect(written.result.structuredContent.entry.agent).toBe('reviewer');
+    // naming itself is fine; naming another agent is refused, and nothing is written
+    const same = await rawPost(t.mcpUrl, toolCall('remember', { content: 'as myself' }), {
+      authorization: `Bearer ${access}`,
+      'x-svc-agent': 'reviewer',
+    });
+    expect(same.status).toBe(200);
+    const other = await rawPost(t.mcpUrl, toolCall('remember', { content: 'as someone else' }), {
+      authorization: `Bearer ${access}`,
+      'x-svc-agent': 'planner',
+    });
+    expect(other.status).toBe(403);
+    const seen = (await (await mcp(access, 'space', { view: 'ledger', limit: 10 })).json()) as {
+      result: {
+        structuredContent: {
+          caller: { agent: string; verified: boolean };
+          events: { agent: string; verified: boolean }[];
+        };
+      };
+    };
+    expect(seen.result.structuredContent.caller).toMatchObject({ agent: 'reviewer', verified: true });
+    const events = seen.result.structuredContent.events;
+    expect(events.some((e) => e.agent === 'planner')).toBe(false);
+    expect(events.filter((e) => e.agent === 'reviewer').map((e) => e.verified)).toEqual([true, true]);
+    // the binding shows under Settings, connected apps
+    expect((await b.get('/dashboard/settings/apps')).html).toContain('bound to reviewer');
   });
 
   it('rotates refresh tokens; a refresh token used twice revokes the grant', async () => {

@@ -61,6 +61,7 @@ function Apps(p: {
           columns={[
             { label: 'App', cell: (g) => g.client_name },
             { label: 'Client id', cell: (g) => <code>{g.client_id}</code> },
+            { label: 'Agent', cell: (g) => (g.agent ? `bound to ${g.agent}` : 'the app, or any it names') },
             { label: 'Allowed by', cell: (g) => g.user },
             { label: 'Allowed', cell: (g) => when(g.created_at) },
             { label: 'Last used', cell: (g) => when(g.last_used_at) },

@@ -8,6 +8,7 @@
 
 import { type Context, Hono } from 'hono';
 import { newOpaqueToken, opaqueHash } from '../../auth/oauth-tokens';
+import { agentName } from '../../domain/agents';
 import { Forbidden } from '../../domain/errors';
 import type { DashboardSession } from '../../domain/ports';
 import { AUTHORIZE_FIELDS, authorizeFields, checkAuthorize, redirectTo } from '../../oauth/authorize';
@@ -30,6 +31,7 @@ export function consentPage({ store, publicUrl, oauth }: DashboardDeps) {
     q: Record<string, string | undefined>,
     decision?: string,
     orgId?: string,
+    agent: string | null = null,
   ) => {
     const issuer = issuerOf(publicUrl, c);
     const checked = await checkAuthorize(q, {
@@ -51,8 +53,12 @@ export function consentPage({ store, publicUrl, oauth }: DashboardDeps) {
     const back = (params: Record<string, string>) =>
       c.redirect(redirectTo(r.redirectUri, { ...params, state: r.state }, issuer), 303);
     let org = orgId;
+    let bound = agent;
     if (decision === undefined) {
-      org = (await store.oauth.consent(c.get('tokenHash'), r.client.id, r.resource))?.org_id;
+      // consent given before is reused as given: the same org, the same agent (or none)
+      const given = await store.oauth.consent(c.get('tokenHash'), r.client.id, r.resource);
+      org = given?.org_id;
+      bound = given?.agent ?? null;
       if (!org) {
         const target = new URL(r.redirectUri);
         c.set(
@@ -84,6 +90,7 @@ export function consentPage({ store, publicUrl, oauth }: DashboardDeps) {
         codeHash: await opaqueHash(code),
         redirectUri: r.redirectUri,
         challenge: r.challenge,
+        agent: bound,
       },
       CODE_SECONDS,
     );
@@ -98,7 +105,8 @@ export function consentPage({ store, publicUrl, oauth }: DashboardDeps) {
     if (!session) return authorize(c, q);
     const orgId = field('org_id');
     if (!session.orgs.some((o) => o.id === orgId)) throw new Forbidden('org: not one of your orgs');
-    return authorize(c, q, field('decision'), orgId);
+    // bound at consent: the app's tokens act as this agent only (agentName refuses a bad name, 422)
+    return authorize(c, q, field('decision'), orgId, agentName(field('agent'), 'agent'));
   });
   return app;
 }
@@ -119,7 +127,8 @@ function Consent(p: {
     <Page title={`Allow ${p.clientName}?`} nonce={p.nonce} session={p.session}>
       <p>
         <strong>{p.clientName}</strong> (<code>{p.clientId}</code>) asks to read and write an org’s shared memory over
-        MCP. Its writes are attributed to the agent <code>{p.clientId}</code> unless it names another.
+        MCP. Its writes are attributed to the agent <code>{p.clientId}</code> unless it names another — or, if you bind
+        it to an agent below, to that agent only: it then cannot act as any other, and its writes are verified.
       </p>
       <p>
         Once you answer, you are sent back to <strong>{p.redirectHost}</strong>. You can revoke its access at any time
@@ -138,6 +147,14 @@ function Consent(p: {
             </option>
           ))}
         </select>
+        <label for="agent">Bind to agent (optional)</label>
+        <input
+          id="agent"
+          name="agent"
+          type="text"
+          maxlength={128}
+          placeholder="e.g. reviewer; empty: the app or whichever agent it names"
+        />
         <p class="actions">
           <button type="submit" name="decision" value="allow">
             Allow

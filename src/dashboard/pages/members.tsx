@@ -1,5 +1,8 @@
 /** @jsxImportSource hono/jsx */
-/** Settings, members (/dashboard/settings/members): everyone sees who belongs; owners add and remove members. */
+/**
+ * Settings, members (/dashboard/settings/members): everyone sees who belongs and who is invited;
+ * owners invite people by email (they join by accepting, on their Orgs page) and remove members.
+ */
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { normaliseEmail } from '../../auth/accounts';
@@ -35,18 +38,35 @@ export function membersPage({ store, log }: DashboardDeps) {
   app.post('/settings/members', signedIn(), async (c) => {
     const email = normaliseEmail((await formOf(c))('email'));
     if (!email) return show(c, { error: 'Enter an email address like name@example.com.' }, 422);
+    let invited: { expires_at: string };
     try {
-      await store.dashboard.addMember(c.get('tokenHash'), email);
+      invited = await store.dashboard.addMember(c.get('tokenHash'), email);
     } catch (err) {
       return show(c, { error: errorText(err, log) }, errorStatus(err));
     }
-    return show(c, { notice: `${email} is now a member.` });
+    // the same words whether or not an account has this email
+    return show(c, {
+      notice: `${email} is invited. They join when they accept, on their Orgs page once signed in with this email (or after signing up with it); the invitation holds until ${when(invited.expires_at)}.`,
+    });
+  });
+
+  app.post('/settings/members/invitations/:id/cancel', signedIn(), async (c) => {
+    const id = c.req.param('id');
+    if (!UUID_RE.test(id)) throw new NotFound('no such invitation');
+    try {
+      await store.dashboard.cancelInvitation(c.get('tokenHash'), id);
+    } catch (err) {
+      return show(c, { error: errorText(err, log) }, errorStatus(err));
+    }
+    return show(c, { notice: 'The invitation was taken back.' });
   });
 
   // what removing (or leaving) takes away, shown before it is done
   app.get('/settings/members/:id/remove', signedIn(), async (c) => {
     const id = c.req.param('id');
-    const member = (await store.dashboard.members(c.get('tokenHash'))).find((m) => m.user_id === id);
+    const member = (await store.dashboard.members(c.get('tokenHash'))).find(
+      (m) => m.user_id !== null && m.user_id === id,
+    );
     if (!member) throw new NotFound('no such member');
     const keys = (await store.dashboard.keys(c.get('tokenHash'))).filter(
       (k) => k.created_by === member.email && !k.revoked_at,
@@ -68,7 +88,7 @@ export function membersPage({ store, log }: DashboardDeps) {
   return app;
 }
 
-/** Settings, members: everyone sees who belongs; owners add existing accounts and remove members. */
+/** Settings, members: everyone sees who belongs and who is invited; owners invite and remove. */
 function Members(p: { nonce: string; session: DashboardSession; members: Member[]; notice?: string; error?: string }) {
   const owner = p.session.orgs.find((o) => o.id === p.session.org_id)?.role === 'owner';
   return (
@@ -77,17 +97,19 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
       <ErrorLine error={p.error} />
       <p class="lead">
         Members see this org’s memory, artifacts, ledger and usage, and manage its API keys; anyone may leave. Owners
-        also add and remove members. A member who goes takes the API keys they created and the apps they connected with
-        them (revoked).
+        also invite and remove members: an invited person joins when they accept. A member who goes takes the API keys
+        they created and the apps they connected with them (revoked).
       </p>
       {owner ? (
         <form class="card" method="post" action="/dashboard/settings/members">
           <input type="hidden" name="_csrf" value={p.session.csrf} />
-          <label for="email">Email of an account to add</label>
+          <label for="email">Email of the person to invite</label>
           <input id="email" name="email" type="email" required autocomplete="off" aria-describedby="email-hint" />
           <p class="actions">
-            <button type="submit">Add member</button>
-            <small id="email-hint">They need an account first: they create one at sign-up.</small>
+            <button type="submit">Invite</button>
+            <small id="email-hint">
+              They accept on their Orgs page, signed in with this email; without an account yet, they sign up first.
+            </small>
           </p>
         </form>
       ) : null}
@@ -96,12 +118,29 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
         rows={p.members}
         columns={[
           { label: 'Email', cell: (m) => m.email },
-          { label: 'Role', cell: (m) => m.role },
-          { label: 'Joined', cell: (m) => when(m.joined_at) },
+          { label: 'Role', cell: (m) => (m.role === 'invited' ? `invited by ${m.invited_by}` : m.role) },
+          {
+            label: 'Joined',
+            cell: (m) =>
+              m.role === 'invited' ? `invited ${when(m.joined_at)}, until ${when(m.expires_at)}` : when(m.joined_at),
+          },
           {
             label: 'Actions',
             cell: (m) =>
-              owner || m.user_id === p.session.user_id ? (
+              m.role === 'invited' ? (
+                owner ? (
+                  <form
+                    class="inline"
+                    method="post"
+                    action={`/dashboard/settings/members/invitations/${m.invitation_id}/cancel`}
+                  >
+                    <input type="hidden" name="_csrf" value={p.session.csrf} />
+                    <button type="submit" class="small secondary" aria-label={`Take back the invitation of ${m.email}`}>
+                      Take back
+                    </button>
+                  </form>
+                ) : null
+              ) : owner || m.user_id === p.session.user_id ? (
                 <a
                   href={`/dashboard/settings/members/${m.user_id}/remove`}
                   aria-label={m.user_id === p.session.user_id ? 'Leave this org' : `Remove ${m.email}`}

@@ -39,6 +39,28 @@ export const memberships = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.orgId] }), index('memberships_org_idx').on(t.orgId)],
 );
 
+/**
+ * Membership offered by an owner and not yet answered: the person joins when they accept it,
+ * signed in with this email (docs/design.md, "Dashboard": members by invitation). One per org and
+ * email; it lapses at `expires_at`.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    /** Lower-cased, as accounts' are. */
+    email: text('email').notNull(),
+    /** The email of the owner who invited. */
+    invitedBy: text('invited_by').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [uniqueIndex('invitations_org_email_idx').on(t.orgId, t.email), index('invitations_email_idx').on(t.email)],
+);
+
 /** Signed-in browsers. Only the SHA-256 of the session token is stored. */
 export const sessions = pgTable(
   'sessions',
@@ -92,6 +114,8 @@ export const oauthGrants = pgTable(
       .references(() => orgs.id, { onDelete: 'cascade' }),
     resource: text('resource').notNull(),
     scope: text('scope').notNull(),
+    /** The agent the grant's tokens act as, chosen at consent (null: the client, or X-Svc-Agent). */
+    agent: text('agent'),
     createdAt: at('created_at').notNull().defaultNow(),
     lastUsedAt: at('last_used_at'),
     revokedAt: at('revoked_at'),

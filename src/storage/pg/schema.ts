@@ -155,6 +155,9 @@ export const entries = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
     version: integer('version').notNull().default(1),
+    /** A plan: who made its current version, and what that update changed (a stale expected_version is told both). */
+    updatedBy: text('updated_by'),
+    lastChange: text('last_change'),
     supersedes: uuid('supersedes'),
     supersededBy: uuid('superseded_by'),
     expiresAt: at('expires_at'),

@@ -94,6 +94,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     addUser(orgId, userId, email, passwordHash) {
       return one(sql`SELECT cairn_admin_add_user(${orgId}::uuid, ${userId}::uuid, ${email}, ${passwordHash}) AS r`);
     },
+    setupOrg: () => one<string | null>(sql`SELECT cairn_admin_setup_org() AS r`),
     async unembedded(orgId, model, afterId, limit) {
       const entries = await one<Entry[]>(
         sql`SELECT cairn_admin_unembedded(${orgId}::uuid, ${model}, ${afterId}::uuid, ${limit}) AS r`,
@@ -127,6 +128,9 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     },
     account: (email) =>
       one<{ user_id: string; password_hash: string } | null>(sql`SELECT cairn_dash_account(${email}) AS r`),
+    async setup(orgId, userId, email, passwordHash) {
+      await one(sql`SELECT cairn_dash_setup(${orgId}::uuid, ${userId}::uuid, ${email}, ${passwordHash}) AS r`);
+    },
     async startSession(tokenHash, userId, csrf, seconds) {
       await one(sql`SELECT cairn_dash_session_start(${tokenHash}, ${userId}::uuid, ${csrf}, ${seconds}) AS r`);
     },
@@ -191,8 +195,19 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       return (await one<Member[]>(sql`SELECT cairn_dash_members(${tokenHash}) AS r`)).map((m) => withIsoTimes(m));
     },
     async addMember(tokenHash, email) {
-      await one(sql`SELECT cairn_dash_member_add(${tokenHash}, ${email}) AS r`);
+      return withIsoTimes(
+        await one<{ email: string; expires_at: string }>(
+          sql`SELECT cairn_dash_member_add(${tokenHash}, ${email}) AS r`,
+        ),
+      );
     },
+    async cancelInvitation(tokenHash, invitationId) {
+      await one(sql`SELECT cairn_dash_invitation_cancel(${tokenHash}, ${invitationId}::uuid) AS r`);
+    },
+    answerInvitation: (tokenHash, invitationId, accept) =>
+      one<{ org_id: string }>(
+        sql`SELECT cairn_dash_invitation_answer(${tokenHash}, ${invitationId}::uuid, ${accept}) AS r`,
+      ),
     async removeMember(tokenHash, userId) {
       await one(sql`SELECT cairn_dash_member_remove(${tokenHash}, ${userId}::uuid) AS r`);
     },
@@ -218,7 +233,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       one(sql`SELECT cairn_oauth_consent(${sessionHash}, ${clientId}, ${resource}) AS r`),
     async approve(sessionHash, a, codeSeconds) {
       await one(
-        sql`SELECT cairn_oauth_approve(${sessionHash}, ${a.clientId}, ${a.orgId}::uuid, ${a.resource}, ${a.scope}, ${a.codeHash}, ${a.redirectUri}, ${a.challenge}, ${codeSeconds}) AS r`,
+        sql`SELECT cairn_oauth_approve(${sessionHash}, ${a.clientId}, ${a.orgId}::uuid, ${a.resource}, ${a.scope}, ${a.codeHash}, ${a.redirectUri}, ${a.challenge}, ${codeSeconds}, ${a.agent}) AS r`,
       );
     },
     exchange: (a, t) =>

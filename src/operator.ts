@@ -1,0 +1,91 @@
+/**
+ * What the `cairn` command does to an install, over either way in: the database opened directly
+ * (Postgres; the embedded one while no server holds it), or the /admin API of the server that
+ * holds the embedded database, reached through its local admin channel (src/local-admin.ts).
+ * Both answer in the same shapes, so the command prints the same either way.
+ */
+import { adminActions } from './admin';
+import type { PlanInput } from './domain/limits';
+import type { BlobStore, Store } from './domain/ports';
+import type { LocalAdmin } from './local-admin';
+
+type Json = Record<string, unknown>;
+
+export interface Operator {
+  createOrg(name: string): Promise<Json>;
+  listOrgs(): Promise<{ orgs: { id: string; name: string }[] }>;
+  createKey(orgId: string, name: string, agent: string | null): Promise<Json>;
+  listKeys(orgId: string): Promise<Json>;
+  revokeKey(keyId: string): Promise<Json>;
+  verifyLedger(orgId: string): Promise<Json>;
+  /** `password` absent: one is generated and returned once. */
+  addUser(orgId: string, email: string, password: string | undefined): Promise<Json>;
+  /** One org's sweep (`cairn sweep` runs it for each org asked for). */
+  sweep(orgId: string, minutes: number): Promise<Json>;
+  plans(): Promise<Json>;
+  putPlan(plan: PlanInput): Promise<Json>;
+  setOrgPlan(orgId: string, planId: string | null): Promise<Json>;
+  usage(orgId: string, days: number): Promise<Json>;
+}
+
+/** The database itself; the ledger names the actor `cli`. */
+export function directOperator(store: Store, blobs: BlobStore): Operator {
+  const ops = adminActions(store, 'cli');
+  return {
+    createOrg: (name) => ops.createOrg(name),
+    listOrgs: async () => ({ orgs: await store.admin.listOrgs() }),
+    createKey: (orgId, name, agent) => ops.createKey(orgId, name, agent),
+    listKeys: async (orgId) => ({ keys: await store.admin.listKeys(orgId) }),
+    revokeKey: async (keyId) => ({ key: await store.admin.revokeKey(keyId, 'cli') }),
+    verifyLedger: async (orgId) => ({ ...(await ops.verifyLedger(orgId)) }),
+    addUser: (orgId, email, password) => ops.addUser(orgId, email, password),
+    sweep: (orgId, minutes) => ops.sweep(orgId, blobs, minutes),
+    plans: async () => ({ plans: await store.admin.plans() }),
+    putPlan: async (plan) => ({ plan: await store.admin.putPlan(plan) }),
+    setOrgPlan: async (orgId, planId) => ({ usage: await store.admin.setOrgPlan(orgId, planId) }),
+    usage: async (orgId, days) => ({ usage: await store.admin.usage(orgId, days) }),
+  };
+}
+
+/** The running server's /admin, with the token its data directory holds; the ledger names `cli` too. */
+export function remoteOperator(server: LocalAdmin): Operator {
+  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
+    let res: Response;
+    try {
+      res = await fetch(`${server.url}/admin${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${server.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code ?? String(err);
+      throw new Error(`the server at ${server.url} (process ${server.pid}) did not answer (${cause})`);
+    }
+    const json = (await res.json().catch(() => null)) as Json | null;
+    if (!res.ok || !json) {
+      const message = (json?.error as { message?: string } | undefined)?.message;
+      throw new Error(message ?? `the server at ${server.url} answered ${res.status}`);
+    }
+    return json;
+  };
+  const org = (id: string) => `/orgs/${encodeURIComponent(id)}`;
+  return {
+    createOrg: (name) => call('POST', '/orgs', { name }),
+    listOrgs: async () => (await call('GET', '/orgs')) as { orgs: { id: string; name: string }[] },
+    createKey: (orgId, name, agent) =>
+      call('POST', `${org(orgId)}/keys`, { name, ...(agent === null ? {} : { agent }) }),
+    listKeys: (orgId) => call('GET', `${org(orgId)}/keys`),
+    revokeKey: (keyId) => call('DELETE', `/keys/${encodeURIComponent(keyId)}`),
+    verifyLedger: (orgId) => call('GET', `${org(orgId)}/ledger/verify`),
+    addUser: (orgId, email, password) =>
+      call('POST', `${org(orgId)}/users`, { email, ...(password === undefined ? {} : { password }) }),
+    sweep: (orgId, minutes) => call('POST', `${org(orgId)}/sweep?older_than_minutes=${minutes}`),
+    plans: () => call('GET', '/plans'),
+    putPlan: ({ id, ...limits }) => call('PUT', `/plans/${encodeURIComponent(id)}`, limits),
+    setOrgPlan: (orgId, planId) => call('PUT', `${org(orgId)}/plan`, { plan: planId }),
+    usage: (orgId, days) => call('GET', `${org(orgId)}/usage?days=${days}`),
+  };
+}
