@@ -1,6 +1,10 @@
--- plan: create, or update title / steps / status of an existing plan. The allowed status moves
--- come from the caller (the domain owns the rules): `allowed_from` lists the statuses from which
--- the requested status may be reached, `final` the statuses that end a plan.
+-- plan: create, or update title / steps / status of an existing plan, claim or release a step.
+-- The allowed status moves come from the caller (the domain owns the rules): `allowed_from` lists
+-- the statuses from which the requested status may be reached, `final` the statuses that end a
+-- plan. An update holds the plan's row from its read to its commit, so of concurrent updates each
+-- sees the one before: `expected_version` other than the current one is refused, naming the
+-- current version, who made it and what it changed; a step claimed by another agent until a time
+-- still to come cannot be claimed (docs/design.md, "Plans shared by agents").
 CREATE OR REPLACE FUNCTION public.cairn_plan(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -16,6 +20,11 @@ DECLARE
   v_steps jsonb;
   v_content text;
   v_e entries;
+  v_i int;
+  v_step jsonb;
+  v_holder text;
+  v_until timestamptz;
+  v_changes text[] := '{}';
 BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   IF coalesce((p_args->>'update')::boolean, false) THEN
@@ -37,11 +46,81 @@ BEGIN
       RAISE EXCEPTION 'status: a plan cannot move from % to %', v_e.status, v_status
         USING ERRCODE = 'CN409';
     END IF;
+    IF p_args ? 'expected_version' AND (p_args->>'expected_version')::int <> v_e.version THEN
+      RAISE EXCEPTION 'expected_version: plan % is at version %, not %: % made it at %; read the plan again (recall it, or space view history) and retry with expected_version %',
+        v_id, v_e.version, p_args->>'expected_version', coalesce(v_e.updated_by, v_e.agent),
+        to_char(v_e.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          || CASE WHEN v_e.last_change IS NULL THEN '' ELSE ' (' || v_e.last_change || ')' END, v_e.version
+        USING ERRCODE = 'CN409';
+    END IF;
     v_title := coalesce(p_args->>'title', v_e.title);
-    v_steps := CASE WHEN p_args ? 'steps' THEN p_args->'steps' ELSE v_e.steps END;
+    IF v_title IS DISTINCT FROM v_e.title THEN
+      v_changes := array_append(v_changes, 'title');
+    END IF;
+    IF v_status <> v_e.status THEN
+      v_changes := array_append(v_changes, format('status %s → %s', v_e.status, v_status));
+    END IF;
+    v_steps := coalesce(v_e.steps, '[]'::jsonb);
+    IF p_args ? 'steps' THEN
+      -- the new list, each step keeping the claim of the step at its place when its text is the same
+      SELECT coalesce(jsonb_agg(CASE WHEN o.s ? 'claimed_by' AND o.s->>'text' = n.s->>'text'
+          THEN n.s || jsonb_build_object('claimed_by', o.s->'claimed_by', 'claim_expires_at', o.s->'claim_expires_at')
+          ELSE n.s END ORDER BY n.i), '[]'::jsonb) INTO v_steps
+        FROM jsonb_array_elements(p_args->'steps') WITH ORDINALITY AS n(s, i)
+        LEFT JOIN jsonb_array_elements(v_e.steps) WITH ORDINALITY AS o(s, i) ON o.i = n.i;
+      IF v_steps IS DISTINCT FROM v_e.steps THEN
+        v_changes := array_append(v_changes, 'steps');
+      END IF;
+    END IF;
+    IF p_args ? 'release_step' THEN
+      v_i := (p_args->>'release_step')::int;
+      IF v_i >= jsonb_array_length(v_steps) THEN
+        RAISE EXCEPTION 'release_step: the plan has % steps (0 to %)', jsonb_array_length(v_steps),
+          jsonb_array_length(v_steps) - 1 USING ERRCODE = 'CN422';
+      END IF;
+      v_step := v_steps->v_i;
+      v_holder := v_step->>'claimed_by';
+      v_until := (v_step->>'claim_expires_at')::timestamptz;
+      IF v_holder IS NOT NULL AND v_holder <> p_agent AND v_until > now() THEN
+        RAISE EXCEPTION 'release_step: step % (%) is claimed by % until %; only % may release it before then',
+          v_i, v_step->>'text', v_holder, to_char(v_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), v_holder
+          USING ERRCODE = 'CN409';
+      END IF;
+      v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step - 'claimed_by' - 'claim_expires_at');
+      v_changes := array_append(v_changes, format('step %s released', v_i));
+    END IF;
+    IF p_args ? 'claim_step' THEN
+      v_i := (p_args->>'claim_step')::int;
+      IF v_i >= jsonb_array_length(v_steps) THEN
+        RAISE EXCEPTION 'claim_step: the plan has % steps (0 to %)', jsonb_array_length(v_steps),
+          jsonb_array_length(v_steps) - 1 USING ERRCODE = 'CN422';
+      END IF;
+      v_step := v_steps->v_i;
+      IF v_step->>'status' IN ('done', 'skipped') THEN
+        RAISE EXCEPTION 'claim_step: step % (%) is %; claim a step still to do', v_i, v_step->>'text', v_step->>'status'
+          USING ERRCODE = 'CN409';
+      END IF;
+      v_holder := v_step->>'claimed_by';
+      v_until := (v_step->>'claim_expires_at')::timestamptz;
+      IF v_holder IS NOT NULL AND v_holder <> p_agent AND v_until > now() THEN
+        RAISE EXCEPTION 'claim_step: step % (%) is claimed by % until %; pick another step, or claim it after then',
+          v_i, v_step->>'text', v_holder, to_char(v_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          USING ERRCODE = 'CN409';
+      END IF;
+      v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step || jsonb_build_object('claimed_by', p_agent,
+        'claim_expires_at', to_char((now() + make_interval(secs => coalesce((p_args->>'claim_seconds')::int, 900)))
+          AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'status', CASE WHEN v_step->>'status' = 'todo' THEN 'doing' ELSE v_step->>'status' END));
+      v_changes := array_append(v_changes, format('step %s claimed by %s', v_i, p_agent));
+    END IF;
+    -- a step done or skipped holds no claim
+    SELECT coalesce(jsonb_agg(CASE WHEN s->>'status' IN ('done', 'skipped') THEN s - 'claimed_by' - 'claim_expires_at'
+        ELSE s END ORDER BY i), '[]'::jsonb) INTO v_steps
+      FROM jsonb_array_elements(v_steps) WITH ORDINALITY AS t(s, i);
     v_content := cairn_plan_content(v_title, v_steps);
     UPDATE entries SET title = v_title, steps = v_steps, status = v_status, content = v_content,
-        content_sha256 = cairn_sha256(v_content), version = version + 1, updated_at = now()
+        content_sha256 = cairn_sha256(v_content), version = version + 1, updated_at = now(),
+        updated_by = p_agent, last_change = nullif(array_to_string(v_changes, '; '), '')
       WHERE org_id = v_org AND id = v_id RETURNING * INTO v_e;
     PERFORM cairn_ledger_append(v_org, p_agent, 'plan.update', v_e.id, v_e.project,
       v_e.content_sha256, NULL, v_e.scope = 'agent');

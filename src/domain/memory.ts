@@ -146,8 +146,14 @@ export function createMemoryService(deps: MemoryDeps) {
       if (!update && input.title === undefined) {
         throw new Invalid('title', 'required to create a plan (or pass id to update one)');
       }
-      if (update && input.title === undefined && input.steps === undefined && input.status === undefined) {
-        throw new Invalid('id', 'an update needs at least one of title, steps, status');
+      const change = [input.title, input.steps, input.status, input.claim_step, input.release_step];
+      if (update && change.every((x) => x === undefined)) {
+        throw new Invalid('id', 'an update needs at least one of title, steps, status, claim_step, release_step');
+      }
+      if (!update) {
+        for (const f of ['expected_version', 'claim_step', 'claim_seconds', 'release_step'] as const) {
+          if (input[f] !== undefined) throw new Invalid(f, 'applies to an update: pass the plan id');
+        }
       }
       const status = input.status ?? (update ? undefined : DEFAULT_PLAN_STATUS);
       if (!update && !INITIAL_PLAN_STATUSES.includes(status as PlanStatus)) {

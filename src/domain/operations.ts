@@ -80,6 +80,10 @@ export const planInput = z.object({
     .optional()
     .describe('The whole list; replaces the old one on update.'),
   status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft.'),
+  expected_version: z.number().int().min(1).optional().describe('Refused unless the plan is at this version.'),
+  claim_step: z.number().int().min(0).optional().describe('Step index to take on.'),
+  claim_seconds: z.number().int().min(1).max(86_400).optional().describe('Default 900.'),
+  release_step: z.number().int().min(0).optional().describe('Step index to give up.'),
   ...writeOptions,
 });
 export type PlanArgs = Args<typeof planInput>;

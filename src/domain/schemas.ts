@@ -100,7 +100,17 @@ export const entryOut = z.object({
   source: nullableText,
   title: nullableText,
   status: nullableText,
-  steps: z.array(z.object({ text: z.string(), status: z.string() })).nullable(),
+  steps: z
+    .array(
+      z.object({
+        text: z.string(),
+        status: z.string(),
+        /** The agent working on it, until `claim_expires_at` (a claim past it holds nothing). */
+        claimed_by: z.string().optional(),
+        claim_expires_at: z.string().optional(),
+      }),
+    )
+    .nullable(),
   tags: z.array(z.string()),
   scope,
   project: nullableText,

@@ -38,7 +38,17 @@ export function clip(s: string, max: number): string {
   }
 }
 
-export function summarise(e: Entry): EntrySummary {
+/** A step's claim, if it still holds at `now` (a claim expires by itself). */
+export function claimOf(
+  s: { claimed_by?: string; claim_expires_at?: string },
+  now: number,
+): { by: string; until: string } | null {
+  if (!s.claimed_by || !s.claim_expires_at) return null;
+  const until = Date.parse(s.claim_expires_at);
+  return until > now ? { by: s.claimed_by, until: `${s.claim_expires_at.slice(0, 16).replace('T', ' ')} UTC` } : null;
+}
+
+export function summarise(e: Entry, now = Date.now()): EntrySummary {
   const out: EntrySummary = {
     says: clip(e.kind === 'plan' ? (e.title ?? e.content) : e.content, SAYS),
     where: e.project ? (e.project.split('/').at(-1) ?? e.project) : 'org-wide',
@@ -50,9 +60,13 @@ export function summarise(e: Entry): EntrySummary {
     out.plan = {
       status: e.status ?? 'active',
       open: steps
-        .filter((s) => s.status === 'todo' || s.status === 'doing')
+        .map((s, i) => ({ s, i }))
+        .filter(({ s }) => s.status === 'todo' || s.status === 'doing')
         .slice(0, OPEN_STEPS)
-        .map((s) => clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)),
+        .map(({ s, i }) => {
+          const held = claimOf(s, now);
+          return `${clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)}${held ? ` [step ${i} claimed by ${held.by} until ${held.until}]` : ''}`;
+        }),
       done: steps.filter((s) => s.status === 'done').length,
       total: steps.length,
     };
