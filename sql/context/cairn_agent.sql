@@ -4,6 +4,7 @@
 -- the default). p_source says where the server took it from: 'header', 'client' or 'default'.
 -- Whether the identity came from the credential rather than a header is left in cairn.verified
 -- for the ledger events of the statement (cairn_ledger_append).
+-- The agent is also left in cairn.reader, for what is shown of supersede links (cairn_link_seen).
 CREATE OR REPLACE FUNCTION public.cairn_agent(p_agent text, p_source text)
  RETURNS text
  LANGUAGE plpgsql
@@ -17,8 +18,10 @@ BEGIN
         v_bound, p_agent, v_bound USING ERRCODE = 'CN403';
     END IF;
     PERFORM set_config('cairn.verified', 'on', true);
+    PERFORM set_config('cairn.reader', v_bound, true);
     RETURN v_bound;
   END IF;
   PERFORM set_config('cairn.verified', CASE WHEN p_source = 'client' THEN 'on' ELSE '' END, true);
+  PERFORM set_config('cairn.reader', coalesce(p_agent, ''), true);
   RETURN p_agent;
 END $function$;

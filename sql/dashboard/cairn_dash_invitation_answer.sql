@@ -1,7 +1,7 @@
--- Your orgs: the signed-in person accepts or declines an invitation sent to their email. Accepting
--- makes them a member and shows them the org; either way the invitation is gone. An invitation
--- to another email, or one that lapsed, is not found.
-CREATE OR REPLACE FUNCTION public.cairn_dash_invitation_answer(p_token_hash text, p_id uuid, p_accept boolean)
+-- The invitation's page: the signed-in person accepts or declines an invitation to their email,
+-- with the secret of its link. Accepting makes them a member and shows them the org; either way
+-- the invitation is gone. Without the secret, to another email, or lapsed: not found.
+CREATE OR REPLACE FUNCTION public.cairn_dash_invitation_answer(p_token_hash text, p_id uuid, p_accept boolean, p_code_hash text)
  RETURNS jsonb
  LANGUAGE plpgsql
 AS $function$
@@ -16,6 +16,7 @@ BEGIN
   END IF;
   DELETE FROM invitations i USING users u
     WHERE i.id = p_id AND u.id = v_s.user_id AND i.email = u.email AND i.expires_at > now()
+      AND i.code_hash = p_code_hash
     RETURNING i.* INTO v_i;
   IF v_i.id IS NULL THEN
     RAISE EXCEPTION 'invitation: none of your open invitations has this id' USING ERRCODE = 'CN404';

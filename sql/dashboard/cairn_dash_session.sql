@@ -1,6 +1,5 @@
 -- The signed-in user of a session, their orgs and the one shown; NULL for an unknown or expired one.
 -- Each org comes with its first owner's email, so that pickers tell apart orgs of one name.
--- And the invitations waiting for the account's email (cairn_dash_member_add), to accept or decline.
 CREATE OR REPLACE FUNCTION public.cairn_dash_session(p_token_hash text)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -9,7 +8,6 @@ DECLARE
   v_s sessions;
   v_email text;
   v_orgs jsonb;
-  v_invitations jsonb;
 BEGIN
   PERFORM set_config('cairn.dashboard', 'on', true);
   SELECT * INTO v_s FROM sessions WHERE token_hash = p_token_hash AND expires_at > now();
@@ -23,12 +21,7 @@ BEGIN
                 WHERE w.org_id = o.id AND w.role = 'owner' ORDER BY w.created_at, u.email LIMIT 1))
       ORDER BY o.name, o.id), '[]')
     INTO v_orgs FROM memberships m JOIN orgs o ON o.id = m.org_id WHERE m.user_id = v_s.user_id;
-  -- and the invitations waiting for this email: which org (its name, the start of its id), who sent it
-  SELECT coalesce(jsonb_agg(jsonb_build_object('id', i.id, 'org_id', i.org_id, 'org_name', o.name,
-      'invited_by', i.invited_by, 'expires_at', i.expires_at) ORDER BY i.created_at), '[]')
-    INTO v_invitations FROM invitations i JOIN orgs o ON o.id = i.org_id
-    WHERE i.email = v_email AND i.expires_at > now();
   PERFORM set_config('cairn.operator', '', true);
   RETURN jsonb_build_object('user_id', v_s.user_id, 'email', v_email, 'org_id', v_s.org_id, 'csrf', v_s.csrf,
-    'orgs', v_orgs, 'invitations', v_invitations);
+    'orgs', v_orgs);
 END $function$;

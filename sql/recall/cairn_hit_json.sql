@@ -9,6 +9,7 @@ AS $function$
     'source', e.source, 'title', e.title, 'status', e.status, 'steps', e.steps,
     'tags', e.tags, 'scope', e.scope, 'project', e.project, 'agent', e.agent,
     'metadata', e.metadata, 'created_at', e.created_at, 'updated_at', e.updated_at,
-    'version', e.version, 'supersedes', e.supersedes, 'superseded_by', e.superseded_by,
+    'version', e.version, 'supersedes', cairn_link_seen(e.org_id, e.supersedes),
+    'superseded_by', cairn_link_seen(e.org_id, e.superseded_by),
     'expires_at', e.expires_at, 'score', round(p_score::numeric, 4))
 $function$;

@@ -5,7 +5,10 @@ import { ErrorLine } from './components';
 import { Page } from './layout';
 
 /** Only an authorization request waiting for consent may be returned to after signing in. */
-export const nextOf = (next: string | undefined) => (next?.startsWith('/dashboard/authorize?') ? next : undefined);
+export const nextOf = (next: string | undefined) =>
+  next?.startsWith('/dashboard/authorize?') || /^\/dashboard\/invitations\/[0-9a-f-]{36}\?code=[\w-]*$/.test(next ?? '')
+    ? next
+    : undefined;
 
 /** `?next=…` carried from one account page to the other. */
 export const withNext = (path: string, next: string | undefined) =>

@@ -13,6 +13,7 @@ import { appsPage } from './pages/apps';
 import { artifactsPage } from './pages/artifacts';
 import { consentPage } from './pages/consent';
 import { entryPage } from './pages/entry';
+import { invitationPage } from './pages/invitation';
 import { keysPage } from './pages/keys';
 import { ledgerPage } from './pages/ledger';
 import { membersPage } from './pages/members';
@@ -32,6 +33,7 @@ const PAGES = [
   orgsPage,
   keysPage,
   membersPage,
+  invitationPage,
   appsPage,
   memoryPage,
   entryPage,

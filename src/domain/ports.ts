@@ -70,16 +70,17 @@ export interface DashboardSession {
   csrf: string;
   /** owner: the org's first owner's email (pickers tell apart orgs of one name by it and the id). */
   orgs: { id: string; name: string; role: string; owner: string | null }[];
-  /** Invitations waiting for this account's email, oldest first. */
-  invitations: Invitation[];
 }
 
-/** An invitation to an org, as its invitee sees it. */
+/** An invitation to an org, as the one who opened its link sees it. */
 export interface Invitation {
   id: string;
   org_id: string;
   org_name: string;
   invited_by: string;
+  /** The email it is for, and whether it is the signed-in account's. */
+  email: string;
+  yours: boolean;
   expires_at: string;
 }
 
@@ -135,12 +136,22 @@ export interface DashboardStore {
   artifact(tokenHash: string, id: string): Promise<{ artifact: Artifact; blob_key: string } | null>;
   /** The session org's members, owners first, then its open invitations. */
   members(tokenHash: string): Promise<Member[]>;
-  /** An owner invites an email (the same answer whether or not an account has it); until when it holds. */
-  addMember(tokenHash: string, email: string): Promise<{ email: string; expires_at: string }>;
+  /**
+   * An owner invites an email (the same answer whether or not an account has it); `codeHash`: the
+   * hash of the secret in the link the owner hands over. Its id, and until when it holds.
+   */
+  addMember(tokenHash: string, email: string, codeHash: string): Promise<{ id: string; expires_at: string }>;
+  /** The invitation a link names, if its secret matches and it holds. */
+  invitation(tokenHash: string, invitationId: string, codeHash: string): Promise<Invitation | null>;
   /** An owner takes back an open invitation. */
   cancelInvitation(tokenHash: string, invitationId: string): Promise<void>;
-  /** The signed-in invitee accepts (joins, and is shown the org) or declines. */
-  answerInvitation(tokenHash: string, invitationId: string, accept: boolean): Promise<{ org_id: string }>;
+  /** The signed-in invitee, with the link's secret, accepts (joins, and is shown the org) or declines. */
+  answerInvitation(
+    tokenHash: string,
+    invitationId: string,
+    accept: boolean,
+    codeHash: string,
+  ): Promise<{ org_id: string }>;
   /** An owner removes a member (the org keeps an owner). */
   removeMember(tokenHash: string, userId: string): Promise<void>;
   /** The session org's OAuth grants, newest first. */

@@ -167,11 +167,12 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     await alice.post('/dashboard/orgs', { name: 'Beta' });
     const orgs = (await alice.get('/dashboard')).html;
     expect(orgs).toContain('Beta (shown, owner)');
-    // two orgs of one name would be told apart: each shows the start of its id and its owner
-    expect(orgs).toMatch(
-      new RegExp(`Beta \\(shown, owner\\)</strong> <small>id [0-9a-f]{8}, owner ${aliceEmail}</small>`),
-    );
+    // two orgs of one name would be told apart: each shows the end of its id (its random part) and its owner
     const alpha = /name="org_id" value="([0-9a-f-]{36})"/.exec(orgs)?.[1] ?? '';
+    expect(orgs).toMatch(
+      new RegExp(`Beta \\(shown, owner\\)</strong> <small>id …[0-9a-f]{8}, owner ${aliceEmail}</small>`),
+    );
+    expect(orgs).toContain(`id …${alpha.slice(-8)}`);
 
     const bob = new BrowserLike(t.url);
     await signUp(bob, email(), 'Bobs');
@@ -202,36 +203,55 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
 
     await owner.get('/dashboard/settings/members');
     // an email no account has gets the same answer as one an account has: nothing tells them apart
+    const linkIn = (html: string) => /(\/dashboard\/invitations\/[0-9a-f-]{36}\?code=[\w-]+)/.exec(html)?.[1] as string;
     const said = (html: string, who: string) =>
-      /<[^>]*role="status"[^>]*>([^<]*)</.exec(html)?.[1]?.replaceAll(who, 'EMAIL');
+      /<[^>]*role="status"[^>]*>([^<]*)</
+        .exec(html)?.[1]
+        ?.replaceAll(who, 'EMAIL')
+        .replace(/https?:\/\/\S+/, 'LINK')
+        .replace(/\d{4}-\d\d-\d\d \d\d:\d\d/, 'WHEN');
     const unknown = await owner.post('/dashboard/settings/members', { email: `nobody-${mateEmail}` });
     const invited = await owner.post('/dashboard/settings/members', { email: mateEmail.toUpperCase() });
     expect([unknown.status, invited.status]).toEqual([200, 200]);
-    expect(said(invited.html, mateEmail)).toMatch(/EMAIL is invited\. They join when they accept/);
+    expect(said(invited.html, mateEmail)).toMatch(
+      /^EMAIL is invited until WHEN\. Give them this link \(shown once\): LINK/,
+    );
     expect(said(unknown.html, `nobody-${mateEmail}`)).toBe(said(invited.html, mateEmail));
     expect(invited.html).toContain(`invited by ${ownerEmail}`);
+    const link = linkIn(invited.html);
+    const invitationId = /invitations\/([0-9a-f-]{36})/.exec(link)?.[1] as string;
 
-    // not a member until they accept: the org is not theirs, its pages refuse them
-    const before = (await mate.get('/dashboard')).html;
-    expect(before).not.toMatch(/Team Gamma \(member\)/);
-    const invitation = /action="\/dashboard\/invitations\/([0-9a-f-]{36})\/accept"/.exec(before)?.[1] as string;
-    expect(before).toContain(`invited by ${ownerEmail}`);
-    // nobody else may answer it
+    // not a member until they accept: the org is not theirs
+    expect((await mate.get('/dashboard')).html).not.toContain('Team Gamma');
+    // without the link's secret nobody may answer it, not even with the invited email (emails are not verified)
+    await mate.get('/dashboard');
+    expect((await mate.post(`/dashboard/invitations/${invitationId}/accept`, { code: 'guessed' })).status).toBe(404);
+    // with the link but another email: told whom it is for, and refused
     const stranger = new BrowserLike(t.url);
     await signUp(stranger, email(), 'Strangers');
-    await stranger.get('/dashboard');
-    expect((await stranger.post(`/dashboard/invitations/${invitation}/accept`, {})).status).toBe(404);
-    // declined, it is gone; invited again, accepted, they are a member and are shown the org
-    expect((await mate.post(`/dashboard/invitations/${invitation}/decline`, {})).location).toBe('/dashboard');
-    expect((await mate.get('/dashboard')).html).not.toContain('Team Gamma');
-    await owner.post('/dashboard/settings/members', { email: mateEmail });
-    const again = /action="\/dashboard\/invitations\/([0-9a-f-]{36})\/accept"/.exec(
-      (await mate.get('/dashboard')).html,
-    )?.[1];
-    expect((await mate.post(`/dashboard/invitations/${again}/accept`, {})).location).toBe('/dashboard');
+    const theirs = await stranger.get(link);
+    expect(theirs.html).toContain(`This invitation is for ${mateEmail}`);
+    expect(theirs.html).not.toContain('/accept');
+    const code = new URL(link, t.url).searchParams.get('code') as string;
+    expect((await stranger.post(`/dashboard/invitations/${invitationId}/accept`, { code })).status).toBe(404);
+    // signed out, the link leads to sign-in and back
+    expect((await new BrowserLike(t.url).get(link)).location).toBe(
+      `/dashboard/signin?${new URLSearchParams({ next: link })}`,
+    );
+    // declined, it is gone; invited again (a new link: the old one no longer works), accepted, they are a member
+    const page = await mate.get(link);
+    expect(page.html).toContain('Join Team Gamma');
+    expect((await mate.post(`/dashboard/invitations/${invitationId}/decline`, { code })).location).toBe('/dashboard');
+    expect((await mate.get(link)).status).toBe(404);
+    const again = linkIn((await owner.post('/dashboard/settings/members', { email: mateEmail })).html);
+    const join = async (b: BrowserLike, l: string) => {
+      await b.get(l);
+      const u = new URL(l, t.url);
+      return b.post(`${u.pathname}/accept`, { code: u.searchParams.get('code') as string });
+    };
+    expect((await join(mate, again)).location).toBe('/dashboard');
     const orgs = (await mate.get('/dashboard')).html;
     expect(orgs).toMatch(/Team Gamma \(shown, member\)/);
-    expect(orgs).not.toContain('Invitations');
     expect((await owner.get('/dashboard/settings/members')).html).toMatch(
       new RegExp(`data-label="Email">${mateEmail}</td><td data-label="Role">member<`),
     );
@@ -239,6 +259,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     // an invitation taken back cannot be accepted
     const third = email();
     const pending = await owner.post('/dashboard/settings/members', { email: third });
+    const thirdLink = linkIn(pending.html);
     const row = pending.html.slice(0, pending.html.indexOf(`aria-label="Take back the invitation of ${third}"`));
     const taken = [...row.matchAll(/invitations\/([0-9a-f-]{36})\/cancel"/g)].at(-1)?.[1];
     expect((await owner.post(`/dashboard/settings/members/invitations/${taken}/cancel`, {})).html).toContain(
@@ -246,7 +267,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     );
     const late = new BrowserLike(t.url);
     await signUp(late, third, 'Late Own');
-    expect((await late.get('/dashboard')).html).not.toContain('Team Gamma');
+    expect((await late.get(thirdLink)).status).toBe(404);
 
     // the member (shown the org since accepting) sees its members and cannot manage them
     const seen = await mate.get('/dashboard/settings/members');
@@ -283,11 +304,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await mate.get('/dashboard/settings/members')).html).not.toContain(ownerEmail);
 
     // anyone may leave: invited and joined again, the member leaves on their own
-    await owner.post('/dashboard/settings/members', { email: mateEmail });
-    const back = /action="\/dashboard\/invitations\/([0-9a-f-]{36})\/accept"/.exec(
-      (await mate.get('/dashboard')).html,
-    )?.[1];
-    await mate.post(`/dashboard/invitations/${back}/accept`, {});
+    await join(mate, linkIn((await owner.post('/dashboard/settings/members', { email: mateEmail })).html));
     const own = await mate.get('/dashboard/settings/members');
     const ownId = removeId(own.html, 'Leave this org');
     expect(own.html).toContain('Leave…');

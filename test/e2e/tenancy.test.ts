@@ -63,6 +63,28 @@ describe.each(DB_KINDS)('supersede within an org on %s', (db) => {
     expect(refused.text).not.toContain(secret);
   });
 
+  it("does not show another agent's private entry id through a shared entry that replaced it", async () => {
+    const secret = entryId(
+      await alice.call('remember', { content: 'alice private draft: the target is Initech', scope: 'agent' }),
+    );
+    const shared = entryId(
+      await alice.call('remember', { content: 'the target is announced on Monday', scope: 'org', supersedes: secret }),
+    );
+    const hits = (await bob.call('recall', { query: 'target announced Monday' })).structured.hits as {
+      id: string;
+      supersedes: string | null;
+    }[];
+    expect(hits.find((h) => h.id === shared)?.supersedes).toBeNull();
+    const story = await bob.call('space', { view: 'history', entry_id: shared });
+    expect(JSON.stringify(story.structured)).not.toContain(secret);
+    // its author still sees the link
+    const own = (await alice.call('recall', { query: 'target announced Monday' })).structured.hits as {
+      id: string;
+      supersedes: string | null;
+    }[];
+    expect(own.find((h) => h.id === shared)?.supersedes).toBe(secret);
+  });
+
   it('leaves other agents private entries out of the ledger views', async () => {
     const note = entryId(await bob.call('note', { content: 'bob scratch: quokkaflux idea' }));
     const shared = entryId(await bob.call('remember', { content: 'bob shared: the build uses pnpm' }));

@@ -103,6 +103,12 @@ describe.each(TARGETS)('bad input on %s', (db) => {
     );
   });
 
+  it('refuses a whole number past what the database stores with a clear message, not an unexpected error', async () => {
+    expect(await toolError('artifact_get', { name: 'a', version: 2_147_483_648 })).toMatch(
+      /a number is too large: versions and counts go up to 2147483647/,
+    );
+  });
+
   it('answers 413 for a body over the limit, before parsing it', async () => {
     const res = await rawPost(t.mcpUrl, toolCall('remember', { content: 'z'.repeat(300 * 1024) }), {
       'X-Svc-Key': key,

@@ -6,20 +6,23 @@
 import { type Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { normaliseEmail } from '../../auth/accounts';
+import { newOpaqueToken, opaqueHash } from '../../auth/oauth-tokens';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, Member } from '../../domain/ports';
 import type { ApiKeyInfo } from '../../domain/types';
+import { issuerOf } from '../../oauth/routes';
 import { DataTable, ErrorLine, type Feedback, Notice, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { errorStatus, errorText } from '../errors';
 import { Page } from '../layout';
 import { signedIn } from '../session';
+import { invitationPath } from './invitation';
 
 const SECTION = '/dashboard/settings/members';
 
 /** The members page's routes. */
-export function membersPage({ store, log }: DashboardDeps) {
+export function membersPage({ store, log, publicUrl }: DashboardDeps) {
   const app = new Hono<DashboardEnv>();
   /** The org's members, with what the last action did. */
   const show = async (c: Context<SignedInEnv>, said: Feedback = {}, status: ContentfulStatusCode = 200) =>
@@ -38,15 +41,17 @@ export function membersPage({ store, log }: DashboardDeps) {
   app.post('/settings/members', signedIn(), async (c) => {
     const email = normaliseEmail((await formOf(c))('email'));
     if (!email) return show(c, { error: 'Enter an email address like name@example.com.' }, 422);
-    let invited: { expires_at: string };
+    const code = newOpaqueToken();
+    let invited: { id: string; expires_at: string };
     try {
-      invited = await store.dashboard.addMember(c.get('tokenHash'), email);
+      invited = await store.dashboard.addMember(c.get('tokenHash'), email, await opaqueHash(code));
     } catch (err) {
       return show(c, { error: errorText(err, log) }, errorStatus(err));
     }
-    // the same words whether or not an account has this email
+    // the same words whether or not an account has this email; the link is shown this once
+    const link = `${issuerOf(publicUrl, c)}${invitationPath(invited.id, code)}`;
     return show(c, {
-      notice: `${email} is invited. They join when they accept, on their Orgs page once signed in with this email (or after signing up with it); the invitation holds until ${when(invited.expires_at)}.`,
+      notice: `${email} is invited until ${when(invited.expires_at)}. Give them this link (shown once): ${link} — they join by opening it signed in with this email (signing up with it first if they have no account).`,
     });
   });
 
@@ -108,7 +113,8 @@ function Members(p: { nonce: string; session: DashboardSession; members: Member[
           <p class="actions">
             <button type="submit">Invite</button>
             <small id="email-hint">
-              They accept on their Orgs page, signed in with this email; without an account yet, they sign up first.
+              You get a link to give them; they join by opening it signed in with this email (signing up first if need
+              be).
             </small>
           </p>
         </form>

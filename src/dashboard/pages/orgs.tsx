@@ -1,10 +1,9 @@
 /** @jsxImportSource hono/jsx */
-/** The user's orgs (/dashboard): the one shown, switching to another, a new one, and invitations to answer. */
+/** The user's orgs (/dashboard): the one shown, switching to another, and a new one. */
 import { Hono } from 'hono';
-import { NotFound } from '../../domain/errors';
-import { UUID_RE, uuidv7 } from '../../domain/ids';
+import { uuidv7 } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
-import { ErrorLine, when } from '../components';
+import { ErrorLine } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
@@ -30,14 +29,6 @@ export function orgsPage({ store }: DashboardDeps) {
     return c.redirect('/dashboard/settings/keys', 303);
   });
 
-  // an invitation sent to this account's email: accepting joins the org and shows it
-  app.post('/invitations/:id/:answer{accept|decline}', signedIn(), async (c) => {
-    const id = c.req.param('id');
-    if (!UUID_RE.test(id)) throw new NotFound('no such invitation');
-    await store.dashboard.answerInvitation(c.get('tokenHash'), id, c.req.param('answer') === 'accept');
-    return c.redirect('/dashboard', 303);
-  });
-
   app.post('/orgs/switch', signedIn(), async (c) => {
     await store.dashboard.switchOrg(c.get('tokenHash'), (await formOf(c))('org_id'));
     return c.redirect('/dashboard', 303);
@@ -51,35 +42,6 @@ function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
     <Page title="Your orgs" nonce={p.nonce} session={session} section="/dashboard">
       <ErrorLine error={p.error} />
       <p class="lead">The org shown is the one every page is about; switch to another at any time.</p>
-      {session.invitations.length ? (
-        <section class="card" id="invitations" aria-labelledby="invitations-title">
-          <h2 id="invitations-title">Invitations</h2>
-          <ul class="plain">
-            {session.invitations.map((i) => (
-              <li>
-                <form class="inline" method="post" action={`/dashboard/invitations/${i.id}/accept`}>
-                  <input type="hidden" name="_csrf" value={session.csrf} />
-                  <strong>{i.org_name}</strong>{' '}
-                  <small>
-                    id {i.org_id.slice(0, 8)}, invited by {i.invited_by}, until {when(i.expires_at)}
-                  </small>{' '}
-                  <button type="submit" class="small" aria-label={`Join ${i.org_name}`}>
-                    Join
-                  </button>{' '}
-                  <button
-                    type="submit"
-                    class="small secondary"
-                    formaction={`/dashboard/invitations/${i.id}/decline`}
-                    aria-label={`Decline the invitation to ${i.org_name}`}
-                  >
-                    Decline
-                  </button>
-                </form>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
       <ul class="orgs plain">
         {session.orgs.map((o) => (
           <li class={o.id === session.org_id ? 'current' : undefined}>
@@ -116,7 +78,7 @@ function Orgs(p: { nonce: string; session: DashboardSession; error?: string }) {
   );
 }
 
-/** What tells apart orgs of one name: the start of the id, and who owns it. */
+/** What tells apart orgs of one name: the end of the id (its random part: a UUIDv7 begins with its time), and who owns it. */
 export function orgDetail(o: { id: string; owner: string | null }): string {
-  return `id ${o.id.slice(0, 8)}${o.owner ? `, owner ${o.owner}` : ''}`;
+  return `id …${o.id.slice(-8)}${o.owner ? `, owner ${o.owner}` : ''}`;
 }

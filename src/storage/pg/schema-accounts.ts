@@ -55,6 +55,11 @@ export const invitations = pgTable(
     email: text('email').notNull(),
     /** The email of the owner who invited. */
     invitedBy: text('invited_by').notNull(),
+    /**
+     * SHA-256 of the secret in the invitation's link, which the owner hands the invitee: accepting
+     * needs it and the invited email both (emails are not verified, so the email alone is not enough).
+     */
+    codeHash: text('code_hash'),
     createdAt: at('created_at').notNull().defaultNow(),
     expiresAt: at('expires_at').notNull(),
   },

@@ -26,6 +26,7 @@ import type {
   EntryPage,
   FailureCount,
   Grant,
+  Invitation,
   Member,
   OAuthClient,
   OAuthStore,
@@ -194,19 +195,25 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     async members(tokenHash) {
       return (await one<Member[]>(sql`SELECT cairn_dash_members(${tokenHash}) AS r`)).map((m) => withIsoTimes(m));
     },
-    async addMember(tokenHash, email) {
+    async addMember(tokenHash, email, codeHash) {
       return withIsoTimes(
-        await one<{ email: string; expires_at: string }>(
-          sql`SELECT cairn_dash_member_add(${tokenHash}, ${email}) AS r`,
+        await one<{ id: string; expires_at: string }>(
+          sql`SELECT cairn_dash_member_add(${tokenHash}, ${email}, ${codeHash}) AS r`,
         ),
       );
+    },
+    async invitation(tokenHash, invitationId, codeHash) {
+      const r = await one<Invitation | null>(
+        sql`SELECT cairn_dash_invitation(${tokenHash}, ${invitationId}::uuid, ${codeHash}) AS r`,
+      );
+      return r && withIsoTimes(r);
     },
     async cancelInvitation(tokenHash, invitationId) {
       await one(sql`SELECT cairn_dash_invitation_cancel(${tokenHash}, ${invitationId}::uuid) AS r`);
     },
-    answerInvitation: (tokenHash, invitationId, accept) =>
+    answerInvitation: (tokenHash, invitationId, accept, codeHash) =>
       one<{ org_id: string }>(
-        sql`SELECT cairn_dash_invitation_answer(${tokenHash}, ${invitationId}::uuid, ${accept}) AS r`,
+        sql`SELECT cairn_dash_invitation_answer(${tokenHash}, ${invitationId}::uuid, ${accept}, ${codeHash}) AS r`,
       ),
     async removeMember(tokenHash, userId) {
       await one(sql`SELECT cairn_dash_member_remove(${tokenHash}, ${userId}::uuid) AS r`);
@@ -286,6 +293,8 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
 }
 
 const UUID_SYNTAX = '22P02';
+/** numeric_value_out_of_range: a number past its column's type. */
+const OUT_OF_RANGE = '22003';
 
 /** Maps the SQLSTATE codes raised by the SQL functions to domain errors. */
 export function mapDbError(err: unknown): Error {
@@ -311,6 +320,9 @@ export function mapDbError(err: unknown): Error {
     }
     case UUID_SYNTAX:
       return new Invalid('id', 'not a valid id');
+    case OUT_OF_RANGE:
+      // a whole number the schema allows but the database does not store (versions are 32-bit)
+      return new Invalid('arguments', 'a number is too large: versions and counts go up to 2147483647');
   }
   if (!e?.code || /^(08|57P|53)/.test(e.code)) return new Unavailable();
   // what gets logged: never the statement's parameters (keys, emails, password hashes), which the
