@@ -53,7 +53,8 @@ export function adminRoutes(
   // a wrong token counts against its address, as a wrong key or password does (http/failures.ts)
   app.use('*', async (c, next) => {
     const { token, local } = tokens;
-    if (!token && !local) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
+    // without CAIRN_ADMIN_TOKEN it is off (contract §6) for everyone but this machine's CLI
+    if (!token && !local?.allows(c)) throw new NotFound('the admin API is off; set CAIRN_ADMIN_TOKEN to enable it');
     const bucket = `admin:${guard.addressOf(c)}`;
     guard.failures.check(bucket);
     const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
