@@ -10,4 +10,5 @@ AS $function$
     + coalesce(char_length(array_to_string(e.tags, ' ')), 0)
     + CASE WHEN e.metadata IS NULL OR e.metadata = '{}'::jsonb THEN 0 ELSE char_length(e.metadata::text) END
     + coalesce(char_length(e.steps::text), 0)
+    + coalesce(char_length(array_to_string(e.paths, ' ')), 0) + coalesce(char_length(e.commit), 0)
 $function$;

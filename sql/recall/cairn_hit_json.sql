@@ -11,5 +11,5 @@ AS $function$
     'metadata', e.metadata, 'created_at', e.created_at, 'updated_at', e.updated_at,
     'version', e.version, 'supersedes', cairn_link_seen(e.org_id, e.supersedes),
     'superseded_by', cairn_link_seen(e.org_id, e.superseded_by),
-    'expires_at', e.expires_at, 'score', round(p_score::numeric, 4))
+    'expires_at', e.expires_at, 'paths', e.paths, 'commit', e.commit, 'stale', cairn_entry_stale(e), 'score', round(p_score::numeric, 4))
 $function$;

@@ -59,7 +59,28 @@ DECLARE
   v_scores float8[];
   v_near uuid[];
   v_hits json;
+  v_anchored uuid[];
+  v_stale constant float8 := 0.5;
 BEGIN
+  -- paths: only the entries anchored to them or to a folder containing one (docs/design.md,
+  -- "Anchors"), from the postings the reader may see; alone (empty query) fresh ones first, newest
+  -- first; with a query, ranked by it
+  IF p_args ? 'paths' THEN
+    SELECT coalesce(array_agg(DISTINCT a.entry_id), '{}') INTO v_anchored FROM (
+      SELECT p.entry_id FROM postings p
+      WHERE p.org_id = v_org
+        AND p.lexeme = ANY(cairn_anchor_keys(ARRAY(SELECT jsonb_array_elements_text(p_args->'paths'))))
+        AND (left(p.project, 1) <> chr(1) OR starts_with(p.project, chr(1) || p_agent || chr(1)))
+      LIMIT 1000) a;
+    IF v_query = '' THEN
+      RETURN json_build_object('hits', (
+        SELECT coalesce(json_agg(cairn_hit_json(r.e, 0) ORDER BY r.stale, (r.e).created_at DESC, (r.e).id DESC), '[]'::json)
+        FROM (SELECT e, cairn_entry_stale(e) IS NOT NULL AS stale FROM entries e
+              WHERE e.org_id = v_org AND e.id = ANY(v_anchored)
+                AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
+              ORDER BY 2, e.created_at DESC, e.id DESC LIMIT v_limit) r), 'project', v_proj, 'scope', v_scope);
+    END IF;
+  END IF;
   IF v_query = '' THEN
     RETURN json_build_object('hits', cairn_recall_recent(v_org, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags,
       v_author, v_since, v_until, v_limit), 'project', v_proj, 'scope', v_scope);
@@ -127,23 +148,30 @@ BEGIN
       GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
   END IF;
 
-  -- phase 2: the candidates the read may see, scored in full, best first
+  IF v_anchored IS NOT NULL THEN
+    v_cand := v_anchored;
+  END IF;
+
+  -- phase 2: the candidates the read may see, scored in full, best first; an entry that may be
+  -- stale (a newer entry changed one of its paths) weighs half
   IF v_cand IS NOT NULL THEN
     SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC)
       INTO v_ids, v_scores
       FROM (SELECT e.id,
-                   cairn_recall_score(v_org, e.id, cairn_posting_key(e.scope, e.project, e.agent), e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
+                   (cairn_recall_score(v_org, e.id, cairn_posting_key(e.scope, e.project, e.agent), e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                      * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                      + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
                                    WHERE e.search @@ p.q)
                      + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
-                                 WHERE e.search @@ l.q) AS score
+                                 WHERE e.search @@ l.q))
+                   * CASE WHEN e.paths IS NOT NULL AND cairn_entry_stale(e) IS NOT NULL THEN v_stale ELSE 1 END AS score
             FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
   END IF;
 
-  -- phase 3: context from the threads of work of the best v_sources
-  IF v_ids IS NOT NULL THEN
+  -- phase 3: context from the threads of work of the best v_sources (not when the read asked for
+  -- what is anchored to paths: a neighbour need not be)
+  IF v_ids IS NOT NULL AND v_anchored IS NULL THEN
     WITH near AS (
       -- a hit's thread of work: the entries the same agent wrote in the same project right before and
       -- after it — among the org's v_window nearest writes on either side that the reader could see
@@ -192,7 +220,7 @@ BEGIN
 
   -- semantic recall, when the service sends the query's vector: the entries nearest to it, fused
   -- with the lexical ranking by reciprocal rank (k = 60); each list counts alike
-  IF p_args ? 'embedding' THEN
+  IF p_args ? 'embedding' AND v_anchored IS NULL THEN
     v_near := cairn_recall_nearest(v_org, p_args->>'embedding_model', p_args->>'embedding', v_rescore,
       p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until);
   END IF;

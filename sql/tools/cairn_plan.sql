@@ -133,11 +133,13 @@ BEGIN
   v_steps := coalesce(p_args->'steps', '[]'::jsonb);
   v_content := cairn_plan_content(p_args->>'title', v_steps);
   INSERT INTO entries (id, org_id, kind, content, content_sha256, title, status, steps, tags,
-      scope, project, agent, metadata)
+      scope, project, agent, metadata, paths, commit)
     VALUES (v_id, v_org, 'plan', v_content, cairn_sha256(v_content), p_args->>'title',
       p_args->>'status', v_steps,
       ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'tags', '[]'::jsonb))),
-      v_scope, v_proj, p_agent, coalesce(p_args->'metadata', '{}'::jsonb))
+      v_scope, v_proj, p_agent, coalesce(p_args->'metadata', '{}'::jsonb),
+      CASE WHEN p_args ? 'paths' THEN ARRAY(SELECT jsonb_array_elements_text(p_args->'paths')) END,
+      p_args->>'commit')
     RETURNING * INTO v_e;
   INSERT INTO object_ids (id) VALUES (v_e.id);
   PERFORM cairn_ledger_append(v_org, p_agent, 'plan.create', v_e.id, v_proj, v_e.content_sha256, NULL,

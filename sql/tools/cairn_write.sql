@@ -28,6 +28,8 @@ BEGIN
         AND content = v_content
       ORDER BY created_at DESC LIMIT 1;
     IF FOUND THEN
+      -- written again: it holds as of now (what changed on its paths before is no reason to doubt it)
+      UPDATE entries SET confirmed_at = now() WHERE org_id = v_org AND id = v_e.id RETURNING * INTO v_e;
       RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'deduplicated', true, 'project', v_proj);
     END IF;
   END IF;
@@ -71,13 +73,15 @@ BEGIN
     END IF;
   END IF;
   INSERT INTO entries (id, org_id, kind, content, content_sha256, rationale, source, tags, scope,
-      project, agent, metadata, supersedes, expires_at)
+      project, agent, metadata, supersedes, expires_at, paths, commit)
     VALUES ((p_args->>'id')::uuid, v_org, v_kind, v_content, v_sha, p_args->>'rationale',
       p_args->>'source',
       ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'tags', '[]'::jsonb))),
       v_scope, v_proj, p_agent, coalesce(p_args->'metadata', '{}'::jsonb), v_supersedes,
       CASE WHEN p_args ? 'ttl_seconds'
-        THEN now() + make_interval(secs => (p_args->>'ttl_seconds')::double precision) END)
+        THEN now() + make_interval(secs => (p_args->>'ttl_seconds')::double precision) END,
+      CASE WHEN p_args ? 'paths' THEN ARRAY(SELECT jsonb_array_elements_text(p_args->'paths')) END,
+      p_args->>'commit')
     RETURNING * INTO v_e;
   INSERT INTO object_ids (id) VALUES (v_e.id);
   IF v_supersedes IS NOT NULL THEN

@@ -9,6 +9,8 @@ import { MAX_CONTENT } from './limits';
 import { PLAN_STATUSES } from './plans';
 import {
   type Artifact,
+  anchorPath,
+  anchors,
   content,
   type Entry,
   entryOut,
@@ -58,6 +60,7 @@ export const decideInput = z.object({
 
 export const noteInput = z.object({
   content,
+  ...anchors,
   tags: tags.optional(),
   metadata: metadata.optional(),
   scope: scope.optional().describe('agent (default): only you; project or org shares it.'),
@@ -97,6 +100,7 @@ export const recallInput = z.object({
   until: isoTime.optional().describe('Created before (ISO 8601).'),
   limit: z.number().int().min(1).max(100).default(10).describe('Most hits.'),
   include_superseded: z.boolean().default(false).describe('Include replaced entries.'),
+  paths: z.array(anchorPath).max(50).optional().describe('Only entries about these files.'),
   scope: scope.optional().describe('project (default): it and org-wide; org: all shared; agent: only yours.'),
   project: project.optional(),
 });

@@ -41,6 +41,34 @@ export const isoTime = z
     'must be an ISO 8601 time, e.g. 2026-01-31T12:00:00Z',
   );
 
+/**
+ * A repo-relative file or folder an entry is about (contract §3), stored as written once made
+ * plain: './' and leading, trailing or repeated '/' dropped, backslashes as '/'. An absolute path,
+ * a '.' or '..' part, or a control character is refused.
+ */
+export const anchorPath = text(1, 512)
+  .transform((s) =>
+    s
+      .trim()
+      .replaceAll('\\', '/')
+      .replace(/\/{2,}/g, '/')
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, ''),
+  )
+  .refine((p) => p !== '' && !p.startsWith('/') && !/^[a-zA-Z]:/.test(p), 'must be a path inside the repository')
+  .refine((p) => !p.split('/').some((part) => part === '.' || part === '..'), 'must not contain . or .. parts')
+  .refine((p) => !/[\u0000-\u001f\u007f]/.test(p), 'must not contain control characters');
+
+export const anchors = {
+  paths: z.array(anchorPath).max(50, 'at most 50 paths').optional().describe('Files or folders it is about.'),
+  commit: z
+    .string()
+    .regex(/^[0-9a-fA-F]{7,40}$/, 'must be a hex commit id of 7 to 40 characters')
+    .transform((s) => s.toLowerCase())
+    .optional()
+    .describe('Its git commit.'),
+};
+
 export const tags = z
   .array(text(1, 64).refine((s) => s.trim() === s, 'must not start or end with spaces'))
   .max(32, 'at most 32 tags')
@@ -122,6 +150,10 @@ export const entryOut = z.object({
   supersedes: nullableText,
   superseded_by: nullableText,
   expires_at: time.nullable(),
+  paths: z.array(z.string()).nullable(),
+  commit: nullableText,
+  /** A newer entry of the project touched one of its paths: it may no longer hold. */
+  stale: z.object({ paths: z.array(z.string()), since: z.string(), by: z.string(), entry: z.string() }).nullable(),
 });
 
 export const artifactOut = z.object({
@@ -170,6 +202,7 @@ export const projectOut = {
 
 /** Optional arguments every write tool takes. */
 export const writeOptions = {
+  ...anchors,
   tags: tags.optional(),
   metadata: metadata.optional(),
   scope: scope.optional(),

@@ -17,6 +17,8 @@ export interface EntrySummary {
   plan?: { status: string; open: string[]; done: number; total: number };
   /** The project's short name (the last part of its canonical id), or "org-wide". */
   where: string;
+  /** Why it may no longer hold: which of its paths a newer entry changed, in which, by whom, when. */
+  stale?: string;
 }
 
 const SAYS = 280;
@@ -55,6 +57,9 @@ export function summarise(e: Entry, now = Date.now()): EntrySummary {
   };
   if (e.rationale) out.why = clip(e.rationale, WHY);
   if (e.source) out.source = clip(e.source, WHY);
+  if (e.stale) {
+    out.stale = `may be stale: ${e.stale.paths.join(', ')} changed in ${e.stale.entry} by ${e.stale.by} on ${e.stale.since.slice(0, 10)}`;
+  }
   if (e.kind === 'plan') {
     const steps = e.steps ?? [];
     out.plan = {

@@ -31,6 +31,9 @@ function entry(over: Partial<Entry>): Entry {
     supersedes: null,
     superseded_by: null,
     expires_at: null,
+    paths: null,
+    commit: null,
+    stale: null,
     ...over,
   };
 }

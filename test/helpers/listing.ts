@@ -17,9 +17,9 @@ export interface ListedTool {
 }
 
 /** The most characters of what the model reads: every tool's name, description and input schema. */
-export const MODEL_READ_LIMIT = 9_000;
+export const MODEL_READ_LIMIT = 10_000;
 /** The most characters of the whole tools/list result. */
-export const LISTING_LIMIT = 16_000;
+export const LISTING_LIMIT = 18_000;
 
 export interface Sizes {
   /** name + description + JSON of inputSchema, over every tool. */

@@ -20,6 +20,7 @@ export function entryLine(e: Entry, placeOf: (id: string) => number | undefined 
   }
   if (s.why) parts.push(`Why: ${s.why}`);
   if (s.source) parts.push(`Source: ${s.source}`);
+  if (s.stale) parts.push(`(${s.stale}.)`);
   if (e.superseded_by) {
     const at = placeOf(e.superseded_by);
     parts.push(`SUPERSEDED by ${at ? `hit ${at}` : e.superseded_by}.`);

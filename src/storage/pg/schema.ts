@@ -155,6 +155,11 @@ export const entries = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
     version: integer('version').notNull().default(1),
+    /** Repo-relative files or folders the entry is about, and the commit it was written against (contract §3). */
+    paths: text('paths').array(),
+    commit: text('commit'),
+    /** When the same content was written again (deduplicated): it holds as of then (stale marks). */
+    confirmedAt: at('confirmed_at'),
     /** A plan: who made its current version, and what that update changed (a stale expected_version is told both). */
     updatedBy: text('updated_by'),
     lastChange: text('last_change'),

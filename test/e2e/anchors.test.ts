@@ -1,0 +1,117 @@
+/**
+ * Memories anchored to code (docs/design.md, "Anchors"): write tools take `paths` and `commit`,
+ * recall finds what is anchored to the files an agent is about to change, and a newer entry
+ * anchored to an overlapping path marks the older ones as possibly stale until they are written
+ * again or superseded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headersFor, rawPost, toolCall } from '../helpers/clients';
+import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+
+interface Hit {
+  id: string;
+  content: string;
+  paths: string[] | null;
+  commit: string | null;
+  stale: { paths: string[]; since: string; by: string; entry: string } | null;
+}
+interface Result {
+  isError?: boolean;
+  content: { text: string }[];
+  structuredContent: { entry: Hit; hits: Hit[]; deduplicated?: boolean };
+}
+
+describe.each(DB_KINDS)('anchors on %s', (db) => {
+  let t: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestServer(db);
+    ({ key } = await t.createOrg('coders'));
+  });
+  afterAll(() => t?.close());
+
+  const call = async (agent: string, name: string, args: Record<string, unknown>) => {
+    const res = await rawPost(
+      t.mcpUrl,
+      toolCall(name, args),
+      headersFor({ key, agent, project: 'https://github.com/acme/shop.git' }),
+    );
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { result: Result }).result;
+  };
+  const text = (r: Result) => r.content[0]?.text ?? '';
+
+  it('stores anchors, finds entries by the files asked and their folders, and marks what a newer entry may have changed', async () => {
+    const old = await call('alice', 'remember', {
+      content: 'Orders are priced in the service before they are saved',
+      paths: ['./src//orders/service.ts'],
+      commit: 'ABCDEF1',
+    });
+    expect(old.structuredContent.entry).toMatchObject({
+      paths: ['src/orders/service.ts'],
+      commit: 'abcdef1',
+      stale: null,
+    });
+    const elsewhere = await call('alice', 'remember', {
+      content: 'Invoices are rendered as PDF',
+      paths: ['src/invoices'],
+    });
+    // bob changes the folder: alice's entry about a file in it may no longer hold
+    const newer = await call('bob', 'observe', {
+      content: 'Orders are now priced by the pricing worker, not the service',
+      paths: ['src/orders/'],
+    });
+    const newerId = newer.structuredContent.entry.id;
+
+    // what do we know about the file I am about to change? the entry on it and the one on its folder
+    const about = await call('carol', 'recall', { query: '', paths: ['src/orders/service.ts'] });
+    expect(about.structuredContent.hits.map((h) => h.id)).toEqual([newerId, old.structuredContent.entry.id]);
+    const marked = about.structuredContent.hits[1] as Hit;
+    expect(marked.stale).toMatchObject({ paths: ['src/orders/service.ts'], by: 'bob', entry: newerId });
+    expect(text(about)).toMatch(
+      new RegExp(`may be stale: src/orders/service\\.ts changed in ${newerId} by bob on \\d{4}-\\d\\d-\\d\\d`),
+    );
+    expect(about.structuredContent.hits.map((h) => h.id)).not.toContain(elsewhere.structuredContent.entry.id);
+
+    // on the same question, the stale entry ranks below the fresh one
+    const asked = await call('carol', 'recall', { query: 'how are orders priced' });
+    const ids = asked.structuredContent.hits.map((h) => h.id);
+    expect(ids.indexOf(newerId)).toBeLessThan(ids.indexOf(old.structuredContent.entry.id));
+
+    // written again, it is confirmed and fresh again
+    const again = await call('alice', 'remember', {
+      content: 'Orders are priced in the service before they are saved',
+      paths: ['src/orders/service.ts'],
+    });
+    expect(again.structuredContent.deduplicated).toBe(true);
+    expect(again.structuredContent.entry.stale).toBeNull();
+  });
+
+  it("is not marked stale by another agent's private entry", async () => {
+    const shared = await call('alice', 'remember', {
+      content: 'The cache key has the tenant id',
+      paths: ['src/cache.ts'],
+    });
+    await call('bob', 'note', { content: 'private: trying a new cache key', paths: ['src/cache.ts'] });
+    const seen = await call('carol', 'recall', { query: '', paths: ['src/cache.ts'] });
+    expect(seen.structuredContent.hits).toEqual([
+      expect.objectContaining({ id: shared.structuredContent.entry.id, stale: null }),
+    ]);
+    // bob, who wrote it, sees the mark
+    const his = await call('bob', 'recall', { query: '', paths: ['src/cache.ts'] });
+    expect(his.structuredContent.hits.find((h) => h.id === shared.structuredContent.entry.id)?.stale).toMatchObject({
+      by: 'bob',
+    });
+  });
+
+  it('refuses paths outside the repository and commits that are not hex, naming the field', async () => {
+    const outside = await call('alice', 'remember', { content: 'x', paths: ['../etc/passwd'] });
+    expect(outside.isError).toBe(true);
+    expect(text(outside)).toMatch(/paths.*must not contain \. or \.\. parts/);
+    const absolute = await call('alice', 'remember', { content: 'x', paths: ['/etc/passwd'] });
+    expect(text(absolute)).toMatch(/paths.*must be a path inside the repository/);
+    const commit = await call('alice', 'remember', { content: 'x', commit: 'main' });
+    expect(text(commit)).toMatch(/commit.*hex commit id/);
+  });
+});
