@@ -1,5 +1,6 @@
--- An entry's page: the entry (never an agent's private one), its versions through supersession,
--- oldest first, and its ledger events; NULL when there is no such entry to show.
+-- An entry's page: the entry (never an agent's private one), who last changed it and what changed
+-- (a plan's updates), its versions through supersession, oldest first, each with its content (the
+-- page shows what changed between them), and its ledger events; NULL when there is no such entry.
 CREATE OR REPLACE FUNCTION public.cairn_dash_entry(p_token_hash text, p_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -15,6 +16,7 @@ BEGIN
   END IF;
   RETURN jsonb_build_object(
     'entry', cairn_entry_json(v_e),
+    'updated_by', v_e.updated_by, 'last_change', v_e.last_change,
     'versions', (
       WITH RECURSIVE older AS (
         SELECT e.*, 0 AS step FROM entries e WHERE e.org_id = a.org_id AND e.id = p_id
@@ -28,7 +30,7 @@ BEGIN
         WHERE n.step < 100
       )
       SELECT coalesce(jsonb_agg(jsonb_build_object('id', v.id, 'created_at', v.created_at, 'agent', v.agent,
-        'version', v.version, 'current', v.id = p_id) ORDER BY v.step), '[]'::jsonb)
+        'version', v.version, 'current', v.id = p_id, 'content', v.content) ORDER BY v.step), '[]'::jsonb)
       FROM (SELECT * FROM older UNION SELECT * FROM newer) v WHERE v.scope <> 'agent'),
     'events', (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq), '[]'::jsonb)
       FROM ledger l WHERE l.org_id = a.org_id AND l.entry_id = p_id));

@@ -172,6 +172,36 @@ figcaption { color: var(--muted); font-size: var(--step--1); margin-top: var(--s
 .legend .day { --swatch: var(--accent); }
 .legend .quota { --swatch: var(--danger); }
 
+/* a plan's board: a column per step status, stacked on a phone */
+.board { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: var(--s3); margin: 0 0 var(--s5); }
+.board .column { background: var(--sunken); border-radius: var(--radius-l); padding: var(--s3); border-top: 4px solid var(--control); }
+.board .column.doing { border-top-color: var(--accent); }
+.board .column.done { border-top-color: var(--ok); }
+.board h3 { font-size: var(--step-0); text-transform: capitalize; margin-bottom: var(--s2); }
+.board .count { color: var(--muted); font-weight: 500; }
+.board .step { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius);
+  padding: var(--s2) var(--s3); margin-bottom: var(--s2); overflow-wrap: anywhere; }
+.board .step p { margin: 0; }
+.board .claim { font-size: var(--step--1); color: var(--warn); margin-top: var(--s1); }
+.board .column > p { margin: 0; font-size: var(--step--1); }
+
+/* what changed between versions: never by colour alone (struck through, underlined, and said) */
+.diff { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; }
+del { background: var(--danger-soft); color: var(--danger); text-decoration: line-through 2px; }
+ins { background: var(--ok-soft); color: var(--ok); text-decoration: underline 2px; text-underline-offset: .15em; }
+.changes > li { margin-bottom: var(--s3); }
+.changes > li > p:first-child { font-size: var(--step--1); margin-bottom: var(--s1); }
+
+/* the ledger as a timeline: a line down the left, a dot per event */
+.timeline { position: relative; margin-left: var(--s2); border-left: 2px solid var(--border); padding-left: 0; }
+.timeline > li { position: relative; padding: 0 0 var(--s4) var(--s5); overflow-wrap: anywhere; }
+.timeline > li::before { content: ""; position: absolute; left: calc(-1 * var(--s2) + 1px); top: .35rem; width: .75rem;
+  height: .75rem; border-radius: 50%; background: var(--accent); border: 2px solid var(--bg); }
+.timeline > li.broken::before { background: var(--danger); }
+.timeline p { margin: 0 0 var(--s1); }
+.timeline .when { font-size: var(--step--1); color: var(--muted); }
+.chart .agent { fill: var(--text); font-weight: 600; }
+
 /* a phone: tables become one labelled card per row, lists of facts one column */
 @media (max-width: 47.99rem) {
   h1 { font-size: var(--step-2); }
@@ -187,11 +217,12 @@ figcaption { color: var(--muted); font-size: var(--step--1); margin-top: var(--s
   td { border: 0; padding: .2rem 0 .2rem 7.5rem; position: relative; min-height: 1.9rem; }
   td:empty { display: none; }
   td[data-label]::before { content: attr(data-label); position: absolute; left: 0; width: 7rem; color: var(--muted);
-    font-weight: 600; font-size: var(--step--1); padding-top: .1rem; }
+    font-weight: 600; font-size: var(--step--1); padding-top: .1rem; overflow-wrap: anywhere; }
   dl.facts { grid-template-columns: 1fr; gap: 0; }
   dl.facts dd { margin-bottom: var(--s3); }
   .card { padding: var(--s3) var(--s4); }
   /* the chart is drawn smaller on a phone: its labels are drawn larger to stay legible */
   .chart .axis, .chart .quota-label { font-size: 18px; }
+  .board { grid-template-columns: 1fr; }
 }
 `;

@@ -99,8 +99,18 @@ export interface Member {
 
 export interface EntryPage {
   entry: Entry;
-  versions: { id: string; created_at: string; agent: string; version: number; current: boolean }[];
+  /** Who made the last update and what it changed (a plan's), when it was updated. */
+  updated_by: string | null;
+  last_change: string | null;
+  versions: { id: string; created_at: string; agent: string; version: number; current: boolean; content: string }[];
   events: LedgerEvent[];
+}
+
+/** One agent's ledger events on one UTC day (`YYYY-MM-DD`). */
+export interface AgentDay {
+  agent: string;
+  day: string;
+  events: number;
 }
 
 /** The dashboard's accounts and the org actions it offers; sessions are named by their token's hash. */
@@ -160,6 +170,8 @@ export interface DashboardStore {
   revokeGrant(tokenHash: string, grantId: string): Promise<void>;
   /** The session org's plan and use, with `days` days of history. */
   usage(tokenHash: string, days: number): Promise<Usage>;
+  /** The session org's events per agent per UTC day, the last `days` days, oldest first (no private ones). */
+  activity(tokenHash: string, days: number): Promise<AgentDay[]>;
   /** The session org's ledger, newest first. */
   ledger(
     tokenHash: string,

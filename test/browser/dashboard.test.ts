@@ -119,22 +119,72 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
     await shot('05c-entry-not-found');
 
+    // a plan two agents share, one step claimed; a memory superseded by a longer one
+    const lovelace = await connect('v2', t.mcpUrl, { key: secret, agent: 'lovelace' });
+    const engine = await connect('v2', t.mcpUrl, { key: secret, agent: 'babbage' });
+    const idOf = (r: { structured: Record<string, unknown> }) => (r.structured.entry as { id: string }).id;
+    const planId = idOf(
+      await engine.call('plan', {
+        title: 'Build the analytical engine',
+        steps: [
+          { text: 'Design the mill', status: 'done' },
+          { text: 'Punch the cards for Bernoulli numbers' },
+          { text: 'Cast the store’s columns' },
+          { text: 'Abandon the difference engine', status: 'skipped' },
+        ],
+        scope: 'org',
+      }),
+    );
+    expect((await lovelace.call('plan', { id: planId, claim_step: 1 })).isError).toBe(false);
+    const older = idOf(await lovelace.call('remember', { content: 'The engine computes Bernoulli numbers.' }));
+    const newer = idOf(
+      await lovelace.call('remember', {
+        content: 'The engine computes Bernoulli numbers from punched cards.',
+        supersedes: older,
+      }),
+    );
+    await lovelace.close();
+    await engine.close();
+    await page.goto(`${t.url}/dashboard/memory?kind=plan`);
+    await page.getByRole('link', { name: /Build the analytical engine/ }).click();
+    const doing = page.getByRole('region', { name: /doing/ });
+    await expect.poll(() => doing.textContent()).toContain('Punch the cards for Bernoulli numbers');
+    expect(await doing.textContent()).toMatch(/claimed by lovelace until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(await page.getByRole('region', { name: /skipped/ }).textContent()).toContain(
+      'Abandon the difference engine',
+    );
+    await shot('05d-plan-board');
+    await page.goto(`${t.url}/dashboard/memory/${newer}`);
+    expect(await page.locator('.diff ins').textContent()).toBe('[inserted:  from punched cards]');
+    expect(await page.locator('.diff del').count()).toBe(0);
+    await shot('05e-entry-diff');
+
     await page.getByRole('link', { name: 'Ledger' }).click();
-    await expect.poll(() => page.getByRole('row', { name: /babbage/ }).textContent()).toContain('remember');
+    const events = page.locator('ol.timeline > li');
+    await expect.poll(() => events.filter({ hasText: 'lovelace' }).first().textContent()).toContain('remember');
+    expect(await events.filter({ hasText: 'babbage' }).last().textContent()).toContain('remember');
     expect(await page.getByRole('status').textContent()).toContain('Chain verified');
+    const activity = page.getByRole('img', { name: 'Ledger events per agent per day' });
+    expect(await activity.getAttribute('aria-describedby')).toBe('activity-desc');
+    expect(await page.locator('#activity-desc').textContent()).toMatch(/lovelace 3, babbage 2, ada@example.com 1/);
     await shot('06-ledger');
+    await page.getByText('The numbers, per day').click();
+    expect(
+      await page.getByRole('row', { name: new RegExp(new Date().toISOString().slice(0, 10)) }).textContent(),
+    ).toBeTruthy();
+    await shot('06e-ledger-activity-table');
     await page.goto(`${t.url}/dashboard/ledger?op=no.such.op`);
     expect(await page.locator('main').textContent()).toContain('No events match these filters.');
     await shot('06a-ledger-no-match');
     await page.getByRole('link', { name: 'Usage' }).click();
     await expect.poll(h1).toBe('Usage');
     const today = new Date().toISOString().slice(0, 10);
-    expect(await page.getByRole('row', { name: new RegExp(today) }).textContent()).toContain('1');
+    expect(await page.getByRole('row', { name: new RegExp(today) }).textContent()).toContain('5'); // remember, plan ×2, remember ×2
     expect(await page.locator('main').textContent()).toContain('This org has no plan');
     // the chart is an image with a name and a description that says what it shows
     const chart = page.getByRole('img', { name: 'Tool calls per day, month to date' });
     expect(await chart.getAttribute('aria-describedby')).toBe('chart-desc');
-    expect(await page.locator('#chart-desc').textContent()).toContain(`most on ${today} (1)`);
+    expect(await page.locator('#chart-desc').textContent()).toContain(`most on ${today} (5)`);
     await shot('06c-usage');
     // on a plan, the quota is drawn as a line across the chart
     const org = (await t.store.admin.listOrgs()).find((o) => o.name === 'Analytical Engines');
@@ -150,7 +200,7 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     await t.store.admin.setOrgPlan(org?.id as string, 'small');
     await page.reload();
     expect(await page.locator('main').textContent()).toContain('Plan: small.');
-    expect(await page.locator('#chart-desc').textContent()).toContain('This month so far: 1 of a quota of 40 a month.');
+    expect(await page.locator('#chart-desc').textContent()).toContain('This month so far: 5 of a quota of 40 a month.');
     expect(await page.locator('svg .quota-label').textContent()).toBe('quota 40');
     await shot('06d-usage-quota');
     await page.getByRole('link', { name: 'Artifacts' }).click();

@@ -341,7 +341,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
 
     const ledger = (await b.get('/dashboard/ledger')).html;
     expect(ledger).toMatch(/Chain verified: all \d+ events are intact\./);
-    expect(ledger).toMatch(/data-label="Agent">robot<\/td><td data-label="Operation">remember</);
+    expect(ledger).toMatch(/<strong>robot<\/strong> <span class="badge accent">remember<\/span>/);
     const keysOnly = (await b.get('/dashboard/ledger?op=key.create')).html;
     expect(keysOnly).toContain('key.create');
     expect(keysOnly).not.toContain('>remember<');
@@ -443,10 +443,83 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await b.get(`/dashboard/memory/${v2}`)).status).toBe(404);
     expect((await b.get('/dashboard/memory?q=deploys')).html).not.toContain('Thursdays');
     const ledger = (await b.get('/dashboard/ledger?op=forget')).html;
-    expect(ledger).toContain(`data-label="Agent">${address}</td>`);
+    expect(ledger).toContain(`<strong>${address}</strong>`);
     expect(ledger).toContain('wrong day');
     // the older version is current again
     expect((await b.get(`/dashboard/memory/${v1}`)).html).toContain('version 1 (this one)');
+  });
+
+  it('draws a plan as a board with its claims, activity per agent, what changed between versions, and the ledger as a timeline', async () => {
+    const b = new BrowserLike(t.url);
+    const address = email();
+    await signUp(b, address);
+    await b.get('/dashboard/settings/keys');
+    const leadKey = secretIn((await b.post('/dashboard/settings/keys', { name: 'lead' })).html);
+    const reviewerKey = secretIn((await b.post('/dashboard/settings/keys', { name: 'rev', agent: 'reviewer' })).html);
+    const lead = await connect('v2', t.mcpUrl, { key: leadKey, agent: 'lead' });
+    const reviewer = await connect('v2', t.mcpUrl, { key: reviewerKey });
+    const idOf = (r: { structured: Record<string, unknown> }) => (r.structured.entry as { id: string }).id;
+    let planId = '';
+    let v2 = '';
+    try {
+      planId = idOf(
+        await lead.call('plan', {
+          title: 'ship the release',
+          steps: [{ text: 'cut the branch', status: 'done' }, { text: 'run the migrations' }, { text: 'announce' }],
+          scope: 'org',
+        }),
+      );
+      expect((await reviewer.call('plan', { id: planId, claim_step: 1 })).isError).toBe(false);
+      const v1 = idOf(await lead.call('remember', { content: 'Deploys run on Tuesdays.', scope: 'org' }));
+      v2 = idOf(await lead.call('remember', { content: 'Deploys run early on Tuesdays.', supersedes: v1 }));
+      await reviewer.call('remember', { content: 'The release notes live in the wiki.', scope: 'org' });
+      await reviewer.call('note', { content: 'private: counted nowhere on the dashboard' });
+    } finally {
+      await lead.close();
+      await reviewer.close();
+    }
+
+    // the plan: a board with the claimed step in "doing", its holder and until when; status, version, who changed it
+    const board = (await b.get(`/dashboard/memory/${planId}`)).html;
+    const column = (status: string) =>
+      new RegExp(`<section class="column ${status}"[\\s\\S]*?</section>`).exec(board)?.[0] ?? '';
+    expect(column('done')).toContain('cut the branch');
+    expect(column('todo')).toContain('announce');
+    expect(column('doing')).toMatch(
+      /run the migrations<\/p><p class="claim">claimed by <strong>reviewer<\/strong> until <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>/,
+    );
+    expect(column('skipped')).toContain('No step skipped.');
+    expect(board).toMatch(/<dt>Version<\/dt><dd>2<\/dd>/);
+    expect(board).toMatch(/by reviewer \(step 1 claimed by reviewer\)/);
+    // plans are in Memory like other entries, and the kind filter offers them
+    const plans = (await b.get('/dashboard/memory?kind=plan')).html;
+    expect(plans).toContain(`href="/dashboard/memory/${planId}"`);
+    expect(plans).not.toContain('Deploys run');
+
+    // the newer version says what changed: the inserted word, marked and said
+    const entry = (await b.get(`/dashboard/memory/${v2}`)).html;
+    expect(entry).toContain('Version 1 → version 2');
+    expect(entry).toContain('Deploys run <ins><span class="visually-hidden">[inserted: </span>early <span');
+    expect(entry).not.toContain('<del><span');
+
+    // activity per agent: today's counts for each, the private note left out
+    const ledger = (await b.get('/dashboard/ledger')).html;
+    const today = new Date().toISOString().slice(0, 10);
+    expect(ledger).toContain('aria-labelledby="activity-title"');
+    expect(ledger).toContain(
+      `<td data-label="Day">${today}</td><td data-label="lead">3</td><td data-label="reviewer">2</td>` +
+        `<td data-label="${address}">2</td><td data-label="All">7</td>`,
+    );
+    // the timeline: newest first, the bound key's agent verified, the entry linked
+    const events = /<ol class="timeline plain"[\s\S]*?<\/ol>/.exec(ledger)?.[0] ?? '';
+    expect(events.match(/<li class="event">/g)).toHaveLength(7);
+    expect(events).toMatch(
+      new RegExp(
+        `<strong>reviewer</strong> <span class="badge ok"[^>]*>verified agent</span> <span class="badge accent">plan.update</span> <a href="/dashboard/memory/${planId}">`,
+      ),
+    );
+    expect(events).toMatch(/<strong>lead<\/strong> <span class="badge accent">plan.create<\/span>/);
+    expect(events.indexOf('plan.update')).toBeLessThan(events.indexOf('plan.create'));
   });
 
   it('lists the shared artifacts and downloads their bytes; private ones stay out', async () => {

@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
- * An entry's page (/dashboard/memory/:id): the entry, its versions both ways along supersession,
- * its ledger events, and forgetting it with a reason the ledger keeps.
+ * An entry's page (/dashboard/memory/:id): the entry (a plan as a board of its steps and claims),
+ * its versions both ways along supersession with what changed between them, its ledger events,
+ * and forgetting it with a reason the ledger keeps.
  */
 import { type Context, Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
@@ -10,7 +11,9 @@ import type { DashboardSession, EntryPage as EntryData } from '../../domain/port
 import { Empty, ErrorLine, EventsTable, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { Page } from '../layout';
+import { PlanBoard } from '../plan-board';
 import { signedIn } from '../session';
+import { Versions } from '../versions';
 
 /** The entry page's routes. */
 export function entryPage({ store }: DashboardDeps) {
@@ -24,7 +27,7 @@ export function entryPage({ store }: DashboardDeps) {
   };
 
   app.get('/memory/:id', signedIn(), async (c) =>
-    c.html(<EntryView nonce={c.get('nonce')} session={c.get('session')} data={await entryData(c)} />),
+    c.html(<EntryView nonce={c.get('nonce')} session={c.get('session')} data={await entryData(c)} now={Date.now()} />),
   );
 
   app.post('/memory/:id/forget', signedIn(), async (c) => {
@@ -36,6 +39,7 @@ export function entryPage({ store }: DashboardDeps) {
           nonce={c.get('nonce')}
           session={c.get('session')}
           data={data}
+          now={Date.now()}
           error="Say why it must go (up to 500 characters)."
         />,
         422,
@@ -47,7 +51,13 @@ export function entryPage({ store }: DashboardDeps) {
   return app;
 }
 
-function EntryView(p: { nonce: string; session: DashboardSession; data: EntryData; error?: string | undefined }) {
+function EntryView(p: {
+  nonce: string;
+  session: DashboardSession;
+  data: EntryData;
+  now: number;
+  error?: string | undefined;
+}) {
   const e = p.data.entry;
   return (
     <Page
@@ -58,19 +68,7 @@ function EntryView(p: { nonce: string; session: DashboardSession; data: EntryDat
     >
       <ErrorLine error={p.error} />
       {e.kind === 'plan' ? (
-        <>
-          <h2>{e.title}</h2>
-          <p>
-            Status: <span class="badge accent">{e.status}</span>
-          </p>
-          <ol class="steps">
-            {(e.steps ?? []).map((s) => (
-              <li>
-                <span class={`badge${s.status === 'done' ? ' ok' : ''}`}>{s.status}</span> {s.text}
-              </li>
-            ))}
-          </ol>
-        </>
+        <PlanBoard plan={e} updatedBy={p.data.updated_by} lastChange={p.data.last_change} now={p.now} />
       ) : (
         <blockquote>
           <p>{e.content}</p>
@@ -93,22 +91,7 @@ function EntryView(p: { nonce: string; session: DashboardSession; data: EntryDat
           </>
         ) : null}
       </dl>
-      <h2>Versions</h2>
-      <ol>
-        {p.data.versions.map((v) =>
-          v.current ? (
-            <li>
-              <strong>
-                version {v.version} (this one), {when(v.created_at)} by {v.agent}
-              </strong>
-            </li>
-          ) : (
-            <li>
-              <a href={`/dashboard/memory/${v.id}`}>version {v.version}</a>, {when(v.created_at)} by {v.agent}
-            </li>
-          ),
-        )}
-      </ol>
+      <Versions versions={p.data.versions} />
       {p.data.events.length ? (
         <EventsTable events={p.data.events} caption="Ledger events of this entry" />
       ) : (

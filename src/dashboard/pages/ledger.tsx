@@ -1,18 +1,22 @@
 /** @jsxImportSource hono/jsx */
 /**
- * Ledger (/dashboard/ledger): the org's events newest first, a page at a time, filtered by agent
- * and operation, with the hash chain recomputed whole on each view.
+ * Ledger (/dashboard/ledger): the org's events newest first as a timeline, a page at a time,
+ * filtered by agent and operation, with the hash chain recomputed whole on each view; on the first
+ * page, the activity per agent over the last 30 days as small multiples and a table.
  */
 import { Hono } from 'hono';
 import { verifyChain } from '../../domain/ledger';
 import type { DashboardSession } from '../../domain/ports';
 import type { LedgerEvent } from '../../domain/schemas';
-import { Empty, EventsTable } from '../components';
+import { ActivityChart, ActivityTable, type AgentSeries, agentSeries, lastDays } from '../activity';
+import { Empty } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
+import { type ChainState, Timeline } from '../timeline';
 
 const LEDGER_PAGE = 50;
+const ACTIVITY_DAYS = 30;
 
 /** The ledger page's route. */
 export function ledgerPage({ store }: DashboardDeps) {
@@ -31,6 +35,11 @@ export function ledgerPage({ store }: DashboardDeps) {
     );
     // the session's org was checked by the ledger read above; the chain is recomputed whole
     const verified = await verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, 1000));
+    const first = !(Number.isSafeInteger(before) && before > 0);
+    const days = lastDays(new Date().toISOString().slice(0, 10), ACTIVITY_DAYS);
+    const activity = first
+      ? agentSeries(await store.dashboard.activity(c.get('tokenHash'), ACTIVITY_DAYS), days)
+      : null;
     const last = events.at(-1);
     return c.html(
       <Ledger
@@ -39,6 +48,7 @@ export function ledgerPage({ store }: DashboardDeps) {
         events={events}
         filter={{ agent, op }}
         verified={verified}
+        activity={activity && { series: activity, days }}
         more={events.length === LEDGER_PAGE && last ? last.seq : null}
       />,
     );
@@ -51,7 +61,8 @@ function Ledger(p: {
   session: DashboardSession;
   events: LedgerEvent[];
   filter: { agent: string; op: string };
-  verified: { ok: boolean; events: number; broken_at: number | null };
+  verified: ChainState;
+  activity: { series: AgentSeries[]; days: string[] } | null;
   more: number | null;
 }) {
   const filtered = Boolean(p.filter.agent || p.filter.op);
@@ -62,6 +73,17 @@ function Ledger(p: {
           ? `Chain verified: all ${p.verified.events} events are intact.`
           : `Chain BROKEN at event ${p.verified.broken_at}: an event was altered or removed.`}
       </p>
+      {p.activity?.series.length ? (
+        <section aria-labelledby="activity">
+          <h2 id="activity">Activity per agent, the last {p.activity.days.length} days</h2>
+          <ActivityChart series={p.activity.series} days={p.activity.days} />
+          <details>
+            <summary>The numbers, per day</summary>
+            <ActivityTable series={p.activity.series} days={p.activity.days} />
+          </details>
+        </section>
+      ) : null}
+      <h2>Events</h2>
       <form class="card filters" method="get" action="/dashboard/ledger">
         <p>
           <label for="agent">Agent</label>
@@ -81,7 +103,7 @@ function Ledger(p: {
         </p>
       </form>
       {p.events.length ? (
-        <EventsTable events={p.events} caption="Events, newest first" />
+        <Timeline events={p.events} chain={p.verified} label="Events, newest first" />
       ) : filtered ? (
         <Empty title="No events match these filters.">
           <p>

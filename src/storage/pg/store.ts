@@ -20,6 +20,7 @@ import type { ServicePlan, Usage } from '../../domain/limits';
 import type { EmbeddingArgs, StoreOp, StoreOps } from '../../domain/operations';
 import type {
   AdminStore,
+  AgentDay,
   CallIdentity,
   DashboardSession,
   DashboardStore,
@@ -165,6 +166,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       const r = await one<EntryPage | null>(sql`SELECT cairn_dash_entry(${tokenHash}, ${id}::uuid) AS r`);
       return r
         ? {
+            ...r,
             entry: withIsoTimes(r.entry),
             versions: r.versions.map((v) => withIsoTimes(v)),
             events: r.events.map((e) => withIsoTimes(e)),
@@ -218,6 +220,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     async removeMember(tokenHash, userId) {
       await one(sql`SELECT cairn_dash_member_remove(${tokenHash}, ${userId}::uuid) AS r`);
     },
+    activity: (tokenHash, days) => one<AgentDay[]>(sql`SELECT cairn_dash_activity(${tokenHash}, ${days}) AS r`),
     async ledger(tokenHash, filter, limit) {
       const events = await one<LedgerEvent[]>(
         sql`SELECT cairn_dash_ledger(${tokenHash}, ${filter.agent}, ${filter.op}, ${filter.before}, ${limit}) AS r`,
