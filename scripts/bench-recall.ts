@@ -15,6 +15,10 @@
  *   DATABASE_URL   Postgres to run on (default: the embedded database in a temporary directory)
  *   --only coderecall|locomo   run one of the two
  *   --verbose      print every CodeRecall question that misses R@5 or is ordered wrongly
+ *   --anchors      CodeRecall replayed twice, without and with anchors (each entry written with the
+ *                  paths its text names): recall's figures side by side, and where the stale marks
+ *                  fall on superseded and current entries (bench/results/anchors-<date>.json, the
+ *                  'anchors' section of BENCHMARKS.md); nothing else is measured
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,6 +125,42 @@ async function codeRecall(server: RunningServer, verbose: boolean) {
     `Run ${date} on ${databaseName()}, CodeRecall dev, in the same run as the recall figures: after the replay, each question's agent asks \`space\` view \`brief\` (default budget, 4,000 characters) in the question's project; a question counts when the brief shows at least one of its relevant entries (any), or all of them (all). Per-question figures in \`bench/results/coderecall-${date}.json\` (\`brief\`).\n\n${briefMd}`,
   );
   writeBenchmarkSection('coderecall', "Recall on coding agents' memory (npm run bench:recall)", md);
+}
+
+/** CodeRecall without and with anchors: recall side by side, and the stale marks on superseded and current entries. */
+async function anchorsRun(server: RunningServer) {
+  const data = loadCodeRecall(ROOT);
+  const plain = breakdown((await runCodeRecall(server, data)).answers.map(score));
+  const run = await runCodeRecall(server, data, { anchors: true });
+  const anchored = breakdown(run.answers.map(score));
+  const date = today();
+  writeResult('anchors', { date, database: databaseName(), plain, anchored, stale: run.staleCounts });
+  const cols = ['R@1', 'R@5', 'MRR', 'all-in-5', 'violations'] as const;
+  const row = (name: string, b: ReturnType<typeof breakdown>, cat?: string) => {
+    const s = (cat ? b.perCategory[cat] : b.overall) as unknown as Record<string, number>;
+    return `| ${name} | ${cols.map((c) => s[c]).join(' | ')} |`;
+  };
+  const count = (superseded: boolean, stale: boolean) =>
+    run.staleCounts.filter((c) => c.superseded === superseded && c.stale === stale).reduce((n, c) => n + c.entries, 0);
+  const md = [
+    `Run ${date} on ${databaseName()}, CodeRecall dev; command \`npm run bench:recall -- --anchors\`; figures in \`bench/results/anchors-${date}.json\`. The same replay twice: as published, and with each entry written with the paths its text names (a file with an extension, or a folder written with its trailing /; scripts/coderecall.ts \`pathsIn\`) as \`paths\`.`,
+    '',
+    `| replay | ${cols.join(' | ')} |`,
+    `| --- | ${cols.map(() => '---').join(' | ')} |`,
+    row('without anchors, all', plain),
+    row('with anchors, all', anchored),
+    row('without anchors, latest', plain, 'latest'),
+    row('with anchors, latest', anchored, 'latest'),
+    '',
+    'Where the stale marks fall, over the anchored entries read back (recall by their paths, superseded included, as one agent of the org):',
+    '',
+    '| entry | marked stale | not marked |',
+    '| --- | --- | --- |',
+    `| superseded | ${count(true, true)} | ${count(true, false)} |`,
+    `| current | ${count(false, true)} | ${count(false, false)} |`,
+  ].join('\n');
+  console.log(md);
+  writeBenchmarkSection('anchors', "Anchors on coding agents' memory (npm run bench:recall -- --anchors)", md);
 }
 
 /** Per project: how many of its questions have an answer in the project's brief. */
@@ -237,13 +277,22 @@ async function locomo(server: RunningServer) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      anchors: { type: 'boolean', default: false },
+    },
+  });
   if (values.only && !['coderecall', 'locomo'].includes(values.only)) throw new Error('--only coderecall or locomo');
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-recall-'));
   const server = await startServer({ ...process.env, PORT: '0', CAIRN_DATA_DIR: dataDir });
   try {
-    if (values.only !== 'locomo') await codeRecall(server, values.verbose);
-    if (values.only !== 'coderecall') await locomo(server);
+    if (values.anchors) await anchorsRun(server);
+    else {
+      if (values.only !== 'locomo') await codeRecall(server, values.verbose);
+      if (values.only !== 'coderecall') await locomo(server);
+    }
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

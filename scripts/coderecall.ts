@@ -103,11 +103,37 @@ export interface BriefCoverage {
 }
 
 /**
- * Replays every org and asks every question; refused writes are counted, not fatal. Then asks each
+ * The repo-relative paths an entry's text names — a file with an extension, or a folder written
+ * with its trailing '/' — as the anchors of the anchored replay (`--anchors`): what an agent that
+ * names a file would pass as `paths`.
+ */
+export function pathsIn(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(?<![\w/.:@-])((?:[\w.-]+\/)+[\w.-]+\.[A-Za-z]{1,5}|(?:[\w-]+\/)+)(?![\w/])/g)) {
+    const p = (m[1] as string).replace(/\/+$/, '');
+    if (p && !p.split('/').some((x) => x === '.' || x === '..' || x === '')) out.add(p);
+  }
+  return [...out].slice(0, 50);
+}
+
+/** In the anchored replay: of the entries with anchors, how many are superseded or not, and marked stale or not. */
+export interface StaleCount {
+  org: string;
+  superseded: boolean;
+  stale: boolean;
+  entries: number;
+}
+
+/**
+ * Replays every org and asks every question; refused writes are counted, not fatal. With
+ * `anchors`, each entry (but a plan's update) is written with the paths its text names, and
+ * after the replay every anchored entry is read back (recall by its paths, superseded included)
+ * to count where the stale marks fall. Then asks each
  * question's agent for the brief of the question's project (space view brief, the default 4,000
  * characters) and notes which answers it shows.
  */
-export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
+export async function runCodeRecall(server: RunningServer, data: CodeOrg[], opts: { anchors?: boolean } = {}) {
+  const staleCounts: StaleCount[] = [];
   const answers: Answer[] = [];
   const refused: Refusal[] = [];
   const refusedSupersessions: Refusal[] = [];
@@ -129,6 +155,7 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
     };
     const ids = new Map<string, string>();
     const keys = new Map<string, string>();
+    const anchored = new Set<string>();
     for (const e of org.entries) {
       const { supersedes, ...args } = e.args as { supersedes?: string };
       if (e.project !== null) Object.assign(args, { project: e.project });
@@ -137,6 +164,13 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
         refusedSupersessions.push({ org: org.org, key: e.key, tool: e.tool, error: `${supersedes} was refused` });
       }
       if (old) Object.assign(args, e.tool === 'plan' ? { id: old } : { supersedes: old });
+      const a = e.args as Record<string, unknown>;
+      const paths =
+        opts.anchors && !(e.tool === 'plan' && old)
+          ? pathsIn([a.content, a.rationale, a.source, a.title].join(' '))
+          : [];
+      if (paths.length) Object.assign(args, { paths });
+      for (const p of paths) anchored.add(p);
       const r = await (await as(e.agent))(e.tool, args);
       if (r.error) {
         refused.push({ org: org.org, key: e.key, tool: e.tool, error: r.error });
@@ -145,6 +179,23 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
       const id = (r.structured.entry as { id: string }).id;
       ids.set(e.key, id);
       keys.set(id, e.key);
+    }
+    if (opts.anchors) {
+      const seen = new Map<string, { stale: boolean; superseded: boolean }>();
+      const reader = await as((org.entries[0] as CodeEntry).agent);
+      for (const p of anchored) {
+        const r = await reader('recall', { query: '', paths: [p], include_superseded: true, limit: 100, scope: 'org' });
+        if (r.error) throw new Error(`recall paths ${p}: ${r.error}`);
+        for (const h of r.structured.hits as { id: string; stale: unknown; superseded_by: string | null }[]) {
+          seen.set(h.id, { stale: h.stale !== null, superseded: h.superseded_by !== null });
+        }
+      }
+      for (const superseded of [true, false]) {
+        for (const stale of [true, false]) {
+          const entries = [...seen.values()].filter((v) => v.superseded === superseded && v.stale === stale).length;
+          staleCounts.push({ org: org.org, superseded, stale, entries });
+        }
+      }
     }
     for (const q of org.questions) {
       const args = { query: q.query, limit: 10, ...(q.project !== null ? { project: q.project } : {}) };
@@ -190,5 +241,5 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[]) {
     }
   }
   for (const close of closers) await close();
-  return { answers, refused, refusedSupersessions, briefs, briefChars };
+  return { answers, refused, refusedSupersessions, briefs, briefChars, staleCounts };
 }

@@ -60,7 +60,7 @@ DECLARE
   v_near uuid[];
   v_hits json;
   v_anchored uuid[];
-  v_stale constant float8 := 0.5;
+  v_stale constant float8 := 0.8;
 BEGIN
   -- paths: only the entries anchored to them or to a folder containing one (docs/design.md,
   -- "Anchors"), from the postings the reader may see; alone (empty query) fresh ones first, newest
