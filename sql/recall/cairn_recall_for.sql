@@ -62,6 +62,8 @@ DECLARE
   v_anchored uuid[];
   v_stale constant float8 := 0.8;
 BEGIN
+  -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at)
+  PERFORM set_config('cairn.as_of', coalesce(p_args->>'as_of', ''), true);
   -- paths: only the entries anchored to them or to a folder containing one (docs/design.md,
   -- "Anchors"), from the postings the reader may see; alone (empty query) fresh ones first, newest
   -- first; with a query, ranked by it
@@ -74,7 +76,7 @@ BEGIN
       LIMIT 1000) a;
     IF v_query = '' THEN
       RETURN json_build_object('hits', (
-        SELECT coalesce(json_agg(cairn_hit_json(r.e, 0) ORDER BY r.stale, (r.e).created_at DESC, (r.e).id DESC), '[]'::json)
+        SELECT coalesce(json_agg(cairn_hit_json(cairn_entry_at(r.e), 0) ORDER BY r.stale, (r.e).created_at DESC, (r.e).id DESC), '[]'::json)
         FROM (SELECT e, cairn_entry_stale(e) IS NOT NULL AS stale FROM entries e
               WHERE e.org_id = v_org AND e.id = ANY(v_anchored)
                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
@@ -234,7 +236,7 @@ BEGIN
             GROUP BY x.id ORDER BY sum(1.0::float8 / (60 + x.rank)) DESC, x.id DESC LIMIT v_limit) f;
   END IF;
 
-  SELECT coalesce(json_agg(cairn_hit_json(e, r.score) ORDER BY r.rank), '[]'::json)
+  SELECT coalesce(json_agg(cairn_hit_json(cairn_entry_at(e), r.score) ORDER BY r.rank), '[]'::json)
     INTO v_hits
     FROM unnest(v_ids[1:v_limit], v_scores[1:v_limit]) WITH ORDINALITY AS r(id, score, rank)
     JOIN entries e ON e.org_id = v_org AND e.id = r.id

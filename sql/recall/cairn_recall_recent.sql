@@ -6,9 +6,9 @@ CREATE OR REPLACE FUNCTION public.cairn_recall_recent(p_org uuid, p_agent text, 
  SET plan_cache_mode TO 'auto'
 AS $function$
 BEGIN
-  RETURN (SELECT coalesce(json_agg(cairn_hit_json(r, 0) ORDER BY r.created_at DESC, r.id DESC), '[]'::json)
+  RETURN (SELECT coalesce(json_agg(cairn_hit_json(cairn_entry_at(r), 0) ORDER BY r.created_at DESC, r.id DESC), '[]'::json)
     FROM (SELECT * FROM entries e
-          WHERE e.org_id = p_org
+          WHERE e.org_id = p_org AND e.created_at <= cairn_as_of()
             AND cairn_recall_visible(e, p_agent, p_scope, p_proj, p_all, p_kinds, p_tags, p_author, p_since, p_until)
           ORDER BY e.created_at DESC, e.id DESC LIMIT p_limit) r);
 END $function$;

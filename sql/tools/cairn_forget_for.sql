@@ -43,6 +43,10 @@ BEGIN
     PERFORM cairn_ledger_append(v_org, p_actor, 'forget', r.id, r.project, r.sha256, v_reason, r.scope = 'agent');
   END LOOP;
   DELETE FROM object_ids WHERE id = ANY(v_done);
+  -- a plan's kept earlier versions go with it, and their bytes
+  PERFORM cairn_store_bytes(v_org, -coalesce((SELECT sum(cairn_version_bytes(v.content, v.title, v.steps))
+      FROM entry_versions v WHERE v.org_id = v_org AND v.entry_id = ANY(v_done)), 0)::bigint, NULL, NULL);
+  DELETE FROM entry_versions WHERE org_id = v_org AND entry_id = ANY(v_done);
   -- nothing derived from the forgotten rows stays (their words leave term_stats when the org's
   -- seal folds their removal, cairn_org_seal): counts that fell to nothing, which name a project
   -- and a private agent, and the rows of projects no entry or artifact is in any more

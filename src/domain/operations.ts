@@ -101,6 +101,7 @@ export const recallInput = z.object({
   limit: z.number().int().min(1).max(100).default(10).describe('Most hits.'),
   include_superseded: z.boolean().default(false).describe('Include replaced entries.'),
   paths: z.array(anchorPath).max(50).optional().describe('Only entries about these files.'),
+  as_of: isoTime.optional().describe('The memory as it stood then.'),
   scope: scope.optional().describe('project (default): it and org-wide; org: all shared; agent: only yours.'),
   project: project.optional(),
 });

@@ -22,7 +22,8 @@ export const recall = defineTool({
     const p = projectFields(ctx.project, r.project, true);
     const place = new Map(r.hits.map((h, i) => [h.id, i + 1]));
     const lines = r.hits.map((h, i) => `${i + 1}. ${entryLine(h, (id) => place.get(id))}`);
-    const text = r.hits.length ? `${r.hits.length} hit(s):\n${lines.join('\n')}` : 'No matching entries.';
+    const found = r.hits.length ? `${r.hits.length} hit(s):\n${lines.join('\n')}` : 'No matching entries.';
+    const text = input.as_of ? `As of ${input.as_of}: ${found}` : found;
     return { structured: { hits: r.hits, scope: r.scope, ...p }, text: withNotice(text, p.notice) };
   },
 });

@@ -4,7 +4,7 @@
  * lock next folds them into the ledger, the statistics and the usage rows
  * (sql/entries/cairn_org_seal.sql). Row-level security as for every table of org data.
  */
-import { bigint, boolean, date, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { orgs } from './schema';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'string' });
@@ -62,4 +62,28 @@ export const usagePending = pgTable(
     bytes: bigint('bytes', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.id] })],
+);
+
+/**
+ * A plan's earlier versions (a plan is updated in place): each update keeps the version it
+ * replaced, valid from its `updated_at` until the next one's, so `recall` with `as_of` shows the
+ * version current then (docs/design.md, "Memory across time"). Not pending: kept as it is
+ * written. Forgetting the plan deletes them (sql/tools/cairn_forget_for.sql).
+ */
+export const entryVersions = pgTable(
+  'entry_versions',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    entryId: uuid('entry_id').notNull(),
+    version: integer('version').notNull(),
+    title: text('title'),
+    status: text('status'),
+    steps: jsonb('steps'),
+    content: text('content').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.entryId, t.version] })],
 );
