@@ -127,6 +127,12 @@ meter { width: 10rem; max-width: 100%; height: 1rem; vertical-align: middle; }
 .badge.ok { background: var(--ok-soft); color: var(--ok); }
 .badge.accent { background: var(--accent-soft); color: var(--accent); }
 .badge.danger { background: var(--danger-soft); color: var(--danger); }
+.badge.warning { background: var(--warn-soft); color: var(--warn); border: 1px solid var(--warn); }
+/* an entry's anchors, and its mark when a newer entry changed one of its paths (said, not coloured) */
+.stale, .anchors { overflow-wrap: anywhere; }
+.stale .badge { margin-right: var(--s1); }
+.stale.warn .badge { background: var(--surface); }
+.hits .anchors a { font-weight: 400; }
 
 /* lists of things */
 table { width: 100%; border-collapse: separate; border-spacing: 0; background: var(--surface);

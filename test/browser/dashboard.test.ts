@@ -203,6 +203,40 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     expect(await page.locator('#chart-desc').textContent()).toContain('This month so far: 5 of a quota of 40 a month.');
     expect(await page.locator('svg .quota-label').textContent()).toBe('quota 40');
     await shot('06d-usage-quota');
+    // memories anchored to code: filtered by path, a stale one marked in words with the newer entry linked
+    const menabrea = await connect('v2', t.mcpUrl, { key: secret, agent: 'menabrea', project: '/work/engine' });
+    const anchored = idOf(
+      await menabrea.call('remember', {
+        content: 'The mill adds in one turn.',
+        paths: ['mill/adder.rs'],
+        commit: 'c0ffee1',
+      }),
+    );
+    const babbage = await connect('v2', t.mcpUrl, { key: secret, agent: 'babbage', project: '/work/engine' });
+    const changed = idOf(
+      await babbage.call('observe', { content: 'The mill now carries in a second turn.', paths: ['mill'] }),
+    );
+    await menabrea.close();
+    await babbage.close();
+    await page.getByRole('link', { name: 'Memory' }).click();
+    await page.getByText('Filters').click();
+    await page.getByLabel(/^Path/).fill('mill/adder.rs');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const stale = page.locator('main ol .stale');
+    await expect
+      .poll(() => stale.textContent())
+      .toMatch(new RegExp(`^may be stale: mill/adder\\.rs changed in ${changed} by babbage on \\d{4}-\\d\\d-\\d\\d$`));
+    expect(await page.locator('main ol > li').count()).toBe(2);
+    expect(await page.locator('main ol').textContent()).toContain('commit c0ffee1');
+    await shot('05f-memory-stale');
+    await page.getByRole('link', { name: 'The mill adds in one turn.' }).click();
+    await expect.poll(() => page.locator('main .stale').textContent()).toContain(`changed in ${changed} by babbage`);
+    expect(page.url()).toContain(anchored);
+    await shot('05g-entry-stale');
+    await page.goto(`${t.url}/dashboard/memory?path=..%2Fmill`);
+    expect(await page.getByRole('alert').textContent()).toContain('The path “../mill” must not contain . or .. parts');
+    expect(await page.getByLabel(/^Path/).inputValue()).toBe('../mill');
+    await shot('05h-memory-bad-path');
     await page.getByRole('link', { name: 'Artifacts' }).click();
     await expect.poll(() => page.locator('main').textContent()).toContain('No shared artifacts yet.');
     await shot('06b-artifacts');

@@ -354,6 +354,98 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(usage).toContain(`<td data-label="Day">${today}</td><td data-label="Tool calls">3</td>`);
   });
 
+  it('filters Memory by path and marks what a newer entry on an overlapping path may have changed', async () => {
+    const b = new BrowserLike(t.url);
+    await signUp(b);
+    await b.get('/dashboard/settings/keys');
+    const secret = secretIn((await b.post('/dashboard/settings/keys', { name: 'coders' })).html);
+    const project = 'https://github.com/acme/shop.git';
+    const alice = await connect('v2', t.mcpUrl, { key: secret, agent: 'alice', project });
+    const bob = await connect('v2', t.mcpUrl, { key: secret, agent: 'bob', project });
+    const idOf = (r: { structured: Record<string, unknown> }) => (r.structured.entry as { id: string }).id;
+    let old = '';
+    let newer = '';
+    try {
+      old = idOf(
+        await alice.call('remember', {
+          content: 'Orders are priced in the service before they are saved.',
+          paths: ['./src//orders/service.ts'],
+          commit: 'ABCDEF1',
+        }),
+      );
+      await alice.call('remember', { content: 'Invoices are rendered as PDF.', paths: ['src/invoices'] });
+      await alice.call('remember', { content: 'Lunch is at noon.' });
+      newer = idOf(
+        await bob.call('observe', {
+          content: 'Orders are now priced by the pricing worker.',
+          paths: ['src/orders/'],
+        }),
+      );
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+    const today = new Date().toISOString().slice(0, 10);
+
+    // the file about to change: the entry on it and the one on its folder, fresh first; nothing else
+    const about = await b.get('/dashboard/memory?path=src%2Forders%2Fservice.ts');
+    expect(about.status).toBe(200);
+    expect(about.html).toContain('value="src/orders/service.ts"');
+    const hits = /<ol class="hits plain">[\s\S]*?<\/ol>/.exec(about.html)?.[0] ?? '';
+    expect(hits.indexOf(`href="/dashboard/memory/${newer}"`)).toBeGreaterThan(-1);
+    expect(hits.indexOf(`href="/dashboard/memory/${newer}"`)).toBeLessThan(
+      hits.indexOf(`href="/dashboard/memory/${old}"`),
+    );
+    expect(hits).not.toContain('Invoices are rendered');
+    expect(hits).not.toContain('Lunch is at noon');
+    // the older entry's anchors, and its stale mark in words with the newer entry linked
+    expect(hits).toContain(
+      'Path: <a class="path" href="/dashboard/memory?path=src%2Forders%2Fservice.ts"><code>src/orders/service.ts</code></a>, commit <code>abcdef1</code>',
+    );
+    expect(hits).toMatch(
+      new RegExp(
+        `<p class="stale"><span class="badge warning">may be stale</span><span class="visually-hidden">:</span> ` +
+          `<code>src/orders/service.ts</code> changed in <a href="/dashboard/memory/${newer}">${newer}</a> by bob on ` +
+          `<time datetime="${today}T[^"]+">${today}</time></p>`,
+      ),
+    );
+    expect(hits.match(/may be stale/g)).toHaveLength(1); // the newer entry is fresh
+    // several paths, separated by commas or spaces, made plain as the tools make them
+    const both = (await b.get('/dashboard/memory?path=.%2Fsrc%2Finvoices%2F%2C+src%5Corders')).html;
+    expect(both).toContain('Invoices are rendered as PDF.');
+    expect(both).toContain('Orders are now priced by the pricing worker.');
+    expect(both).not.toContain('Lunch is at noon');
+    // with a query, the anchored entries ranked by it
+    const asked = (await b.get('/dashboard/memory?q=invoices+pdf&path=src%2Finvoices%2Fpdf.ts')).html;
+    expect(asked).toContain('Invoices are rendered as PDF.');
+    expect(asked).not.toContain('Orders are');
+
+    // the entry's page: the mark, its paths and its commit
+    const page = (await b.get(`/dashboard/memory/${old}`)).html;
+    expect(page).toContain('<p class="stale warn"><span class="badge warning">may be stale</span>');
+    expect(page).toContain(`changed in <a href="/dashboard/memory/${newer}">${newer}</a> by bob on`);
+    expect(page).toMatch(
+      /<dt>Path<\/dt><dd><a class="path" href="\/dashboard\/memory\?path=src%2Forders%2Fservice.ts">/,
+    );
+    expect(page).toContain('<dt>Commit</dt><dd><code>abcdef1</code></dd>');
+    expect((await b.get(`/dashboard/memory/${newer}`)).html).not.toContain('may be stale');
+
+    // a path outside the repository: refused, saying why, the filter kept
+    const refused: [string, string][] = [
+      ['../etc/passwd', 'The path “../etc/passwd” must not contain . or .. parts'],
+      ['src/ok.ts, /etc/passwd', 'The path “/etc/passwd” must be a path inside the repository'],
+    ];
+    for (const [given, why] of refused) {
+      const bad = await b.get(`/dashboard/memory?path=${encodeURIComponent(given)}`);
+      expect(bad.status).toBe(422);
+      expect(bad.html).toContain(`<p class="error" role="alert">${why}`);
+      expect(bad.html).not.toContain('<ol class="hits');
+    }
+    const many = await b.get(`/dashboard/memory?path=${Array.from({ length: 51 }, (_, i) => `f${i}`).join('+')}`);
+    expect(many.status).toBe(422);
+    expect(many.html).toContain('Give at most 50 paths (there are 51).');
+  });
+
   it('shows usage against the plan: this month, per day, and the stored bytes', async () => {
     const b = new BrowserLike(t.url);
     await signUp(b, email(), 'Metered Ltd');

@@ -8,6 +8,7 @@ import { type Context, Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, EntryPage as EntryData } from '../../domain/ports';
+import { PathLinks, StaleMark } from '../anchors';
 import { Empty, ErrorLine, EventsTable, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { Page } from '../layout';
@@ -67,6 +68,7 @@ function EntryView(p: {
       section="/dashboard/memory"
     >
       <ErrorLine error={p.error} />
+      <StaleMark entry={e} boxed />
       {e.kind === 'plan' ? (
         <PlanBoard plan={e} updatedBy={p.data.updated_by} lastChange={p.data.last_change} now={p.now} />
       ) : (
@@ -84,6 +86,22 @@ function EntryView(p: {
         <dd>{e.project ? `project ${e.project}` : 'org-wide'}</dd>
         <dt>Scope</dt>
         <dd>{e.scope}</dd>
+        {e.paths?.length ? (
+          <>
+            <dt>{e.paths.length === 1 ? 'Path' : 'Paths'}</dt>
+            <dd>
+              <PathLinks paths={e.paths} />
+            </dd>
+          </>
+        ) : null}
+        {e.commit ? (
+          <>
+            <dt>Commit</dt>
+            <dd>
+              <code>{e.commit}</code>
+            </dd>
+          </>
+        ) : null}
         {e.tags.length ? (
           <>
             <dt>Tags</dt>

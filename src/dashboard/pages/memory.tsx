@@ -4,11 +4,13 @@
  * who is no agent (so no agent's private entries), with recall's filters.
  */
 import { Hono } from 'hono';
+import { recallInput } from '../../domain/operations';
 import type { DashboardSession } from '../../domain/ports';
 import { resolveProject } from '../../domain/projects';
 import { rankedQuery } from '../../domain/query';
 import { type Entry, KINDS } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
+import { AnchorsLine, StaleMark } from '../anchors';
 import { Empty, ErrorLine, Notice, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
@@ -26,6 +28,7 @@ export function memoryPage({ store }: DashboardDeps) {
       q: q('q'),
       project: q('project'),
       agent: q('agent'),
+      path: q('path'),
       kind: q('kind'),
       scope: q('scope'),
       since: q('since'),
@@ -55,10 +58,13 @@ export function memoryPage({ store }: DashboardDeps) {
     if (project.given && !project.recognised) {
       return page(null, 'A project is a git remote URL or an absolute path.', 422);
     }
+    const paths = pathsOf(filter.path);
+    if (typeof paths === 'string') return page(null, paths, 422);
     const hits = await store.dashboard.recall(c.get('tokenHash'), project.canonical, {
       ...rankedQuery(filter.q),
       limit: 50,
       ...(filter.agent ? { agent: filter.agent } : {}),
+      ...(paths.length ? { paths } : {}),
       ...(filter.kind ? { kinds: [filter.kind] } : {}),
       ...(filter.scope ? { scope: filter.scope } : {}),
       ...(filter.since ? { since: `${filter.since}T00:00:00Z` } : {}),
@@ -71,10 +77,25 @@ export function memoryPage({ store }: DashboardDeps) {
 
 type Hit = Entry & { score: number };
 
+/**
+ * The Path filter's paths (one, or several separated by commas or spaces), made plain and checked
+ * by recall's own rule for `paths` (domain/schemas.ts `anchorPath`); or why they are refused.
+ */
+function pathsOf(given: string): string[] | string {
+  const parts = given.split(/[\s,]+/).filter(Boolean);
+  if (!parts.length) return [];
+  const parsed = recallInput.shape.paths.safeParse(parts);
+  if (parsed.success) return parsed.data ?? [];
+  const issue = parsed.error.issues[0];
+  if (issue?.code === 'too_big') return `Give at most ${issue.maximum} paths (there are ${parts.length}).`;
+  return `The path “${parts[Number(issue?.path[0])]}” ${issue?.message}: give files or folders relative to the repository's root, separated by commas or spaces.`;
+}
+
 interface MemoryFilter {
   q: string;
   project: string;
   agent: string;
+  path: string;
   kind: string;
   scope: string;
   since: string;
@@ -99,7 +120,7 @@ function Memory(p: {
   notice?: string | undefined;
 }) {
   const f = p.filter;
-  const filtered = Boolean(f.project || f.agent || f.kind || f.scope || f.since || f.until);
+  const filtered = Boolean(f.project || f.path || f.agent || f.kind || f.scope || f.since || f.until);
   return (
     <Page title="Memory" nonce={p.nonce} session={p.session} section="/dashboard/memory">
       <search>
@@ -113,6 +134,11 @@ function Memory(p: {
           <details open={filtered}>
             <summary>Filters</summary>
             <Field id="project" label="Project (git remote URL or absolute path)" value={f.project} />
+            <Field
+              id="path"
+              label="Path (a file or folder relative to the repository's root; several separated by commas or spaces)"
+              value={f.path}
+            />
             <Field id="agent" label="Written by agent" value={f.agent} />
             <p>
               <label for="kind">Kind</label>
@@ -185,6 +211,8 @@ function HitItem({ hit: h, scored }: { hit: Hit; scored: boolean }) {
       {s.plan?.open.length ? <p>Next: {s.plan.open.join('; ')}</p> : null}
       {s.why ? <p>Why: {s.why}</p> : null}
       {s.source ? <p>Source: {s.source}</p> : null}
+      <StaleMark entry={h} />
+      <AnchorsLine entry={h} />
       <p>
         <small>
           by {h.agent}, {when(h.version > 1 ? h.updated_at : h.created_at)},{' '}
