@@ -23,7 +23,6 @@ DECLARE
   v_i int;
   v_step jsonb;
   v_holder text;
-  v_until timestamptz;
   v_changes text[] := '{}';
 BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
@@ -74,38 +73,24 @@ BEGIN
     END IF;
     IF p_args ? 'release_step' THEN
       v_i := (p_args->>'release_step')::int;
-      IF v_i >= jsonb_array_length(v_steps) THEN
-        RAISE EXCEPTION 'release_step: the plan has % steps (0 to %)', jsonb_array_length(v_steps),
-          jsonb_array_length(v_steps) - 1 USING ERRCODE = 'CN422';
-      END IF;
-      v_step := v_steps->v_i;
-      v_holder := v_step->>'claimed_by';
-      v_until := (v_step->>'claim_expires_at')::timestamptz;
-      IF v_holder IS NOT NULL AND v_holder <> p_agent AND v_until > now() THEN
-        RAISE EXCEPTION 'release_step: step % (%) is claimed by % until %; only % may release it before then',
-          v_i, v_step->>'text', v_holder, to_char(v_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), v_holder
-          USING ERRCODE = 'CN409';
+      SELECT * INTO v_step, v_holder FROM cairn_plan_step(v_steps, v_i, 'release_step', p_agent);
+      IF v_holder IS NOT NULL THEN
+        RAISE EXCEPTION 'release_step: step % (%) is claimed by %; only % may release it before then',
+          v_i, v_step->>'text', v_holder, v_step->>'claimed_by' USING ERRCODE = 'CN409';
       END IF;
       v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step - 'claimed_by' - 'claim_expires_at');
       v_changes := array_append(v_changes, format('step %s released', v_i));
     END IF;
     IF p_args ? 'claim_step' THEN
       v_i := (p_args->>'claim_step')::int;
-      IF v_i >= jsonb_array_length(v_steps) THEN
-        RAISE EXCEPTION 'claim_step: the plan has % steps (0 to %)', jsonb_array_length(v_steps),
-          jsonb_array_length(v_steps) - 1 USING ERRCODE = 'CN422';
-      END IF;
-      v_step := v_steps->v_i;
+      SELECT * INTO v_step, v_holder FROM cairn_plan_step(v_steps, v_i, 'claim_step', p_agent);
       IF v_step->>'status' IN ('done', 'skipped') THEN
         RAISE EXCEPTION 'claim_step: step % (%) is %; claim a step still to do', v_i, v_step->>'text', v_step->>'status'
           USING ERRCODE = 'CN409';
       END IF;
-      v_holder := v_step->>'claimed_by';
-      v_until := (v_step->>'claim_expires_at')::timestamptz;
-      IF v_holder IS NOT NULL AND v_holder <> p_agent AND v_until > now() THEN
-        RAISE EXCEPTION 'claim_step: step % (%) is claimed by % until %; pick another step, or claim it after then',
-          v_i, v_step->>'text', v_holder, to_char(v_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-          USING ERRCODE = 'CN409';
+      IF v_holder IS NOT NULL THEN
+        RAISE EXCEPTION 'claim_step: step % (%) is claimed by %; pick another step, or claim it after then',
+          v_i, v_step->>'text', v_holder USING ERRCODE = 'CN409';
       END IF;
       v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step || jsonb_build_object('claimed_by', p_agent,
         'claim_expires_at', to_char((now() + make_interval(secs => coalesce((p_args->>'claim_seconds')::int, 900)))
