@@ -51,6 +51,10 @@ export function Versions(p: { versions: Version[] }) {
                 version {v.place} (this one), {when(v.created_at)} by {v.agent}
               </strong>
             </li>
+          ) : v.kept ? (
+            <li>
+              version {v.place}, {when(v.created_at)} by {v.agent}
+            </li>
           ) : (
             <li>
               <a href={`/dashboard/memory/${v.id}`}>version {v.place}</a>, {when(v.created_at)} by {v.agent}

@@ -102,7 +102,16 @@ export interface EntryPage {
   /** Who made the last update and what it changed (a plan's), when it was updated. */
   updated_by: string | null;
   last_change: string | null;
-  versions: { id: string; created_at: string; agent: string; version: number; current: boolean; content: string }[];
+  /** Along the supersede chain, or for a plan its versions kept as it was updated in place (`kept`). */
+  versions: {
+    id: string;
+    created_at: string;
+    agent: string;
+    version: number;
+    current: boolean;
+    kept?: boolean;
+    content: string;
+  }[];
   events: LedgerEvent[];
 }
 

@@ -583,6 +583,11 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(column('skipped')).toContain('No step skipped.');
     expect(board).toMatch(/<dt>Version<\/dt><dd>2<\/dd>/);
     expect(board).toMatch(/by reviewer \(step 1 claimed by reviewer\)/);
+    // its versions, kept as it was updated in place, with what the claim changed
+    expect(board).toMatch(/<li>version 1, [^<]+ by lead<\/li>/);
+    expect(board).toMatch(/version 2 \(this one\)/);
+    expect(board).toMatch(/<del><span class="visually-hidden">\[removed: <\/span>todo/);
+    expect(board).toMatch(/<ins><span class="visually-hidden">\[inserted: <\/span>doing/);
     // plans are in Memory like other entries, and the kind filter offers them
     const plans = (await b.get('/dashboard/memory?kind=plan')).html;
     expect(plans).toContain(`href="/dashboard/memory/${planId}"`);
