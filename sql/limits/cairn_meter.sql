@@ -3,7 +3,7 @@
 -- once under the org's row lock when its plan has a monthly quota (exact under concurrency), else
 -- as a row of its own left for the org's seal, which it then tries (cairn_org_seal: what this
 -- statement and others of the org left pending). Locks in one order everywhere (org_usage, then
--- key_rates). A read's only writes are these counters, so
+-- key_rates). A read's only writes are these counters (and what its seal folds, atomically), so
 -- its commit does not wait for the disk: a crash may forget a few counted reads, never a write.
 CREATE OR REPLACE FUNCTION public.cairn_meter(p_op text, p_result anyelement)
  RETURNS anyelement
