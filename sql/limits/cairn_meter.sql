@@ -1,8 +1,8 @@
 -- Counts a request exactly, at the end of its statement: the key's rate (when its plan has one),
 -- and for a tool call (p_op other than 'request') the org's monthly calls and today's usage — at
--- once under the org's row lock when its plan has a monthly quota (exact under concurrency), else
--- as a row of its own left for the org's seal, which it then tries (cairn_org_seal: what this
--- statement and others of the org left pending). Locks in one order everywhere (org_usage, then
+-- once under the org's row lock when its plan has a monthly quota (exact under concurrency) or
+-- when the statement holds the org's seal (tried first: cairn_org_seal), else as a row of its own
+-- left for the seal's next holder. Locks in one order everywhere (org_usage, then
 -- key_rates). A read's only writes are these counters (and what its seal folds, atomically), so
 -- its commit does not wait for the disk: a crash may forget a few counted reads, never a write.
 CREATE OR REPLACE FUNCTION public.cairn_meter(p_op text, p_result anyelement)
@@ -19,8 +19,14 @@ DECLARE
   v_calls bigint;
   v_bytes bigint;
   v_tat timestamptz;
+  v_sealed boolean;
 BEGIN
-  IF p_op <> 'request' AND v_plan.tool_calls_per_month IS NULL THEN
+  -- the org's seal first (cairn_org_seal: what others left pending is folded); while this
+  -- statement holds it, its call is counted at once, without a pending row to insert and delete
+  IF p_op <> 'request' THEN
+    v_sealed := cairn_org_seal(v_org, false);
+  END IF;
+  IF p_op <> 'request' AND v_plan.tool_calls_per_month IS NULL AND NOT v_sealed THEN
     INSERT INTO usage_pending (org_id, day, calls, bytes) VALUES (v_org, (v_now AT TIME ZONE 'UTC')::date, 1, 0);
   ELSIF p_op <> 'request' THEN
     UPDATE org_usage u SET month = v_month,
@@ -47,9 +53,6 @@ BEGIN
       SELECT tat INTO v_tat FROM key_rates WHERE key_id = v_key;
       PERFORM cairn_refuse_rate(v_plan, v_tat, clock_timestamp());
     END IF;
-  END IF;
-  IF p_op <> 'request' THEN
-    PERFORM cairn_org_seal(v_org, false);
   END IF;
   IF p_op IN ('recall', 'space', 'artifact_get', 'request') THEN
     PERFORM set_config('synchronous_commit', 'off', true);

@@ -6,22 +6,33 @@
 -- (cairn_path_keys), a few per path.
 CREATE OR REPLACE FUNCTION public.cairn_entry_stale(e entries)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-  SELECT jsonb_build_object(
-      'paths', (SELECT to_jsonb(array_agg(q ORDER BY q)) FROM unnest(e.paths) AS q
-                WHERE EXISTS (SELECT 1 FROM unnest(n.paths) AS p
-                              WHERE p = q OR starts_with(p, q || '/') OR starts_with(q, p || '/'))),
-      'since', to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', n.agent, 'entry', n.id)
-  FROM (
-    SELECT x.* FROM postings k
+DECLARE
+  v_keys text[];
+  n entries;
+BEGIN
+  -- most entries have no anchors: nothing to look up (an empty key list would still walk the
+  -- project's postings)
+  IF e.paths IS NULL OR cardinality(e.paths) = 0 THEN
+    RETURN NULL;
+  END IF;
+  v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
+  SELECT x.* INTO n FROM postings k
     JOIN entries x ON x.org_id = e.org_id AND x.id = k.entry_id
-    WHERE e.paths IS NOT NULL AND k.org_id = e.org_id
+    WHERE k.org_id = e.org_id AND k.lexeme = ANY(v_keys)
       AND k.project IN (coalesce(e.project, ''),
                         cairn_posting_key('agent', e.project, nullif(current_setting('cairn.reader', true), '')))
-      AND k.lexeme = ANY(cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q))
       AND k.entry_id <> e.id
       AND x.created_at > coalesce(e.confirmed_at, e.created_at)
-    ORDER BY x.created_at DESC LIMIT 1) n
-$function$;
+    ORDER BY x.created_at DESC LIMIT 1;
+  IF n.id IS NULL THEN
+    RETURN NULL;
+  END IF;
+  RETURN jsonb_build_object(
+    'paths', (SELECT to_jsonb(array_agg(q ORDER BY q)) FROM unnest(e.paths) AS q
+              WHERE EXISTS (SELECT 1 FROM unnest(n.paths) AS p
+                            WHERE p = q OR starts_with(p, q || '/') OR starts_with(q, p || '/'))),
+    'since', to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', n.agent, 'entry', n.id);
+END $function$;

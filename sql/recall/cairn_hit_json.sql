@@ -9,7 +9,7 @@ AS $function$
     'source', e.source, 'title', e.title, 'status', e.status, 'steps', e.steps,
     'tags', e.tags, 'scope', e.scope, 'project', e.project, 'agent', e.agent,
     'metadata', e.metadata, 'created_at', e.created_at, 'updated_at', e.updated_at,
-    'version', e.version, 'supersedes', cairn_link_seen(e.org_id, e.supersedes),
-    'superseded_by', cairn_link_seen(e.org_id, e.superseded_by),
-    'expires_at', e.expires_at, 'paths', e.paths, 'commit', e.commit, 'stale', cairn_entry_stale(e), 'score', round(p_score::numeric, 4))
+    'version', e.version, 'supersedes', CASE WHEN e.supersedes IS NULL THEN NULL ELSE cairn_link_seen(e.org_id, e.supersedes) END,
+    'superseded_by', CASE WHEN e.superseded_by IS NULL THEN NULL ELSE cairn_link_seen(e.org_id, e.superseded_by) END,
+    'expires_at', e.expires_at, 'paths', e.paths, 'commit', e.commit, 'stale', CASE WHEN e.paths IS NULL THEN NULL ELSE cairn_entry_stale(e) END, 'score', round(p_score::numeric, 4))
 $function$;

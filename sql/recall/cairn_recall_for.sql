@@ -60,6 +60,7 @@ DECLARE
   v_near uuid[];
   v_hits json;
   v_anchored uuid[];
+  v_at timestamptz := (p_args->>'as_of')::timestamptz;
   v_stale constant float8 := 0.8;
 BEGIN
   -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at)
@@ -76,10 +77,10 @@ BEGIN
       LIMIT 1000) a;
     IF v_query = '' THEN
       RETURN json_build_object('hits', (
-        SELECT coalesce(json_agg(cairn_hit_json(cairn_entry_at(r.e), 0) ORDER BY r.stale, (r.e).created_at DESC, (r.e).id DESC), '[]'::json)
+        SELECT coalesce(json_agg(cairn_hit_json(CASE WHEN v_at IS NULL THEN r.e ELSE cairn_entry_at(r.e) END, 0) ORDER BY r.stale, (r.e).created_at DESC, (r.e).id DESC), '[]'::json)
         FROM (SELECT e, cairn_entry_stale(e) IS NOT NULL AS stale FROM entries e
               WHERE e.org_id = v_org AND e.id = ANY(v_anchored)
-                AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
+                AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
               ORDER BY 2, e.created_at DESC, e.id DESC LIMIT v_limit) r), 'project', v_proj, 'scope', v_scope);
     END IF;
   END IF;
@@ -166,8 +167,8 @@ BEGIN
                                    WHERE e.search @@ p.q)
                      + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
                                  WHERE e.search @@ l.q))
-                   * CASE WHEN e.paths IS NOT NULL AND cairn_entry_stale(e) IS NOT NULL THEN v_stale ELSE 1 END AS score
-            FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
+                   * CASE WHEN e.paths IS NULL THEN 1 WHEN cairn_entry_stale(e) IS NOT NULL THEN v_stale ELSE 1 END AS score
+            FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
             OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
   END IF;
 
@@ -190,14 +191,14 @@ BEGIN
             CROSS JOIN LATERAL (
               (SELECT e.id, e.created_at AS at, true AS before, e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at >= src.created_at - v_thread
-                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until) AS visible
+                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
                FROM entries e WHERE e.org_id = v_org AND e.created_at < src.created_at
                  AND (e.scope <> 'agent' OR e.agent = p_agent)
                ORDER BY e.created_at DESC LIMIT v_window)
               UNION ALL
               (SELECT e.id, e.created_at, false, e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at <= src.created_at + v_thread
-                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until)
+                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
                FROM entries e WHERE e.org_id = v_org AND e.created_at > src.created_at
                  AND (e.scope <> 'agent' OR e.agent = p_agent)
                ORDER BY e.created_at LIMIT v_window)) n
@@ -236,7 +237,8 @@ BEGIN
             GROUP BY x.id ORDER BY sum(1.0::float8 / (60 + x.rank)) DESC, x.id DESC LIMIT v_limit) f;
   END IF;
 
-  SELECT coalesce(json_agg(cairn_hit_json(cairn_entry_at(e), r.score) ORDER BY r.rank), '[]'::json)
+  SELECT coalesce(json_agg(cairn_hit_json(CASE WHEN v_at IS NULL THEN e ELSE cairn_entry_at(e) END, r.score)
+      ORDER BY r.rank), '[]'::json)
     INTO v_hits
     FROM unnest(v_ids[1:v_limit], v_scores[1:v_limit]) WITH ORDINALITY AS r(id, score, rank)
     JOIN entries e ON e.org_id = v_org AND e.id = r.id

@@ -10,6 +10,7 @@ AS $function$
 DECLARE
   v_dims int := cardinality(string_to_array(btrim(p_vector, '[] '), ','));
   v_ids uuid[];
+  v_at timestamptz := nullif(cairn_as_of(), 'infinity');
 BEGIN
   IF to_regclass('entry_vectors') IS NULL OR p_model IS NULL OR v_dims IS NULL THEN
     RETURN NULL;
@@ -20,9 +21,9 @@ BEGIN
       FROM entry_vectors v WHERE v.org_id = $2 AND v.model = %2$L
       ORDER BY (v.embedding::vector(%1$s)) <=> $1::vector(%1$s) LIMIT $3) n
     JOIN entries e ON e.org_id = $2 AND e.id = n.entry_id
-    WHERE cairn_recall_visible(e, $4, $5, $6, $7, $8, $9, $10, $11, $12)$q$, v_dims, p_model)
+    WHERE cairn_recall_visible(e, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)$q$, v_dims, p_model)
     INTO v_ids
-    USING p_vector, p_org, p_k, p_agent, p_scope, p_proj, p_all, p_kinds, p_tags, p_author, p_since, p_until;
+    USING p_vector, p_org, p_k, p_agent, p_scope, p_proj, p_all, p_kinds, p_tags, p_author, p_since, p_until, v_at;
   RETURN v_ids;
 EXCEPTION WHEN others THEN -- recall goes on lexically
   RAISE WARNING 'cairn: semantic recall skipped: %', SQLERRM;
