@@ -70,8 +70,17 @@ export function adminActions(store: Store, actor: string) {
         missing_bytes: rows.filter((r) => !present.has(r.blob_key)).map((r) => r.id),
       };
     },
-    verifyLedger(orgId: string) {
-      return verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, LEDGER_PAGE));
+    /**
+     * Undoes an import that was cut off (its process stopped part way): what it stored is deleted
+     * and the org's writes resume. Bytes it had written are left for `cairn sweep`.
+     */
+    async abortImport(orgId: string) {
+      await store.admin.importEnd(orgId, { seq: 0, hash: '' }, true);
+      return { ok: true, aborted: orgId };
+    },
+    async verifyLedger(orgId: string) {
+      const { chain_id } = await store.admin.exportOrg(orgId, false, actor);
+      return verifyChain(chain_id, (after) => store.admin.ledgerPage(orgId, after, LEDGER_PAGE));
     },
     /**
      * Gives every entry of the org that has none a vector (semantic recall switched on for an

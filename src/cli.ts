@@ -1,12 +1,15 @@
 /**
  * The `cairn` command. serve [--workers N] | migrate | org create NAME | org list | key create --org ID
  * [--name N] [--agent A] | key list --org ID | key revoke KEY_ID | ledger verify --org ID | user create | embed [--org ID]
- * | plan set|list | org plan | org usage. `--json`
+ * | plan set|list | org plan | org usage | export --org ID [--out FILE] [--private] | ledger verify --file FILE
+ * | import FILE --org ID. `--json`
  * prints one JSON object.
  * Operator commands open the database directly; while a server holds the embedded database they go
  * to that server's /admin through its local admin channel (src/local-admin.ts), and say so.
  */
+import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { adminActions } from './admin';
 import { type Config, parseConfig } from './config';
 import { planInput } from './domain/limits';
@@ -14,6 +17,7 @@ import { createEmbedder } from './embeddings/index';
 import { findLocalAdmin } from './local-admin';
 import { openStoreFor } from './node';
 import { directOperator, type Operator, remoteOperator } from './operator';
+import { linesOf, verifyExport } from './portable';
 import { serve } from './serve';
 import { createFsBlobStore } from './storage/blobs/fs';
 
@@ -30,6 +34,13 @@ const USAGE = `usage: cairn <command>
   key list --org ORG_ID [--json]
   key revoke KEY_ID [--json]
   ledger verify --org ORG_ID [--json]
+  ledger verify --file FILE [--json] verify an export offline: its chain, counts and head
+  export --org ORG_ID [--out FILE] [--private] [--json]
+                                     the org as NDJSON (entries with every version, artifacts
+                                     with their bytes, the ledger); --private: with the agents'
+                                     private notes (recorded in the ledger); stdout without --out
+  import FILE --org ORG_ID [--json]  load an export into an empty org (made if no org has the id)
+  import --abort --org ORG_ID        undo an import that was cut off
   user create --org ORG_ID --email EMAIL [--json]
                                      a dashboard account owning the org; its password is
                                      CAIRN_USER_PASSWORD, or generated and shown once
@@ -52,7 +63,7 @@ token it wrote to CAIRN_DATA_DIR/admin.json, from this machine only) and say so;
 need it stopped. On Postgres they work on the database directly.`;
 
 /** Flags that take no value. */
-const SWITCHES = new Set(['json', 'default', 'clear', 'help']);
+const SWITCHES = new Set(['json', 'default', 'clear', 'help', 'private', 'abort']);
 const PLAN_LIMITS = ['requests_per_minute', 'tool_calls_per_month', 'stored_bytes', 'artifact_bytes', 'entry_chars'];
 
 interface Args {
@@ -97,7 +108,8 @@ function serveCommand(args: Args): Promise<void> {
 async function operatorCommand(args: Args): Promise<unknown> {
   const config = parseConfig(process.env);
   const [noun, verb] = args.words;
-  const command = noun === 'migrate' || noun === 'embed' || noun === 'sweep' ? noun : `${noun} ${verb}`;
+  const single = ['migrate', 'embed', 'sweep', 'export', 'import'];
+  const command = single.includes(noun as string) ? (noun as string) : `${noun} ${verb}`;
   const running = config.databaseUrl ? undefined : findLocalAdmin(config.dataDir);
   if (command === 'migrate' || command === 'embed') {
     if (running) {
@@ -143,6 +155,19 @@ async function runOperator(command: string, args: Args, op: Operator): Promise<u
       return op.revokeKey(arg);
     case 'ledger verify':
       return op.verifyLedger(need(args.flags, 'org'));
+    case 'export':
+      return writeExport(
+        op.exportOrg(need(args.flags, 'org'), args.flags.private === true),
+        typeof args.flags.out === 'string' ? args.flags.out : undefined,
+      );
+    case 'import': {
+      const orgId = need(args.flags, 'org');
+      if (args.flags.abort === true) return op.abortImport(orgId);
+      const file = args.words[1];
+      if (!file) throw new Error(`import needs the export FILE\n${USAGE}`);
+      if (!existsSync(file)) throw new Error(`import: no file ${file}`);
+      return op.importFile(orgId, createReadStream(file));
+    }
     case 'user create':
       return op.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
     case 'sweep': {
@@ -181,6 +206,30 @@ async function runOperator(command: string, args: Args, op: Operator): Promise<u
     default:
       throw new Error(USAGE);
   }
+}
+
+/**
+ * Writes an export to FILE (through FILE.partial, renamed once whole: a file that is there is
+ * whole) or to stdout; returns what the end line counted.
+ */
+async function writeExport(chunks: AsyncIterable<Uint8Array | string>, out: string | undefined) {
+  let last = '';
+  async function* tap() {
+    for await (const chunk of chunks) {
+      last = (last + (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))).slice(-4096);
+      yield chunk;
+    }
+  }
+  const partial = out && `${out}.partial`;
+  try {
+    await pipeline(tap(), partial ? createWriteStream(partial) : process.stdout, { end: Boolean(partial) });
+  } catch (err) {
+    if (partial) rmSync(partial, { force: true });
+    throw err;
+  }
+  if (partial) renameSync(partial, out);
+  const end = JSON.parse(last.trim().split('\n').at(-1) ?? '{}') as { counts?: Record<string, number> };
+  return { ok: true, exported: end.counts ?? {}, out: out ?? null };
 }
 
 /** `migrate` and `embed`: the database itself, never through a server. */
@@ -233,10 +282,23 @@ function printHuman(result: unknown) {
     );
     if (typeof r.semantic_recall === 'string') console.log(`Semantic recall: ${r.semantic_recall}.`);
   } else if ('broken_at' in r) {
+    const sealed = r.sealed
+      ? ` (${r.sealed} of them private, sealed: their links checked, their content not in the export)`
+      : '';
     console.log(
       r.ok
-        ? `Ledger verified: ${r.events} events, chain intact.`
+        ? `Ledger verified: ${r.events} events${sealed}, chain intact.`
         : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
+    );
+  } else if (r.exported) {
+    const c = r.exported as Record<string, number>;
+    console.error(
+      `Exported ${c.entry} entries, ${c.version} plan versions, ${c.artifact} artifacts, ${c.project} projects, ${c.event} ledger events${r.out ? ` to ${r.out}` : ''}.`,
+    );
+  } else if (r.imported) {
+    const c = r.imported as Record<string, number>;
+    console.log(
+      `Imported into org ${(r.org as { id: string }).id}: ${c.entry} entries, ${c.version} plan versions, ${c.artifact} artifacts, ${c.project} projects, ${c.event} ledger events (cairn ledger verify --org checks the chain).`,
     );
   } else {
     console.log(JSON.stringify(result, null, 2));
@@ -251,8 +313,13 @@ async function main() {
     return;
   }
   if (command === 'serve') return serveCommand(args);
-  const result = await operatorCommand(args);
-  if (args.flags.json) console.log(JSON.stringify(result));
+  const file = args.flags.file;
+  const result =
+    command === 'ledger' && typeof file === 'string'
+      ? await verifyExport(linesOf(createReadStream(file)))
+      : await operatorCommand(args);
+  // an export written to stdout keeps stdout for the file
+  if (args.flags.json) (command === 'export' && !args.flags.out ? console.error : console.log)(JSON.stringify(result));
   else printHuman(result);
   if ((result as { ok?: boolean }).ok === false) process.exitCode = 1;
 }

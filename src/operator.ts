@@ -8,6 +8,7 @@ import { adminActions } from './admin';
 import type { PlanInput } from './domain/limits';
 import type { BlobStore, Store } from './domain/ports';
 import type { LocalAdmin } from './local-admin';
+import { exportLines, importExport, linesOf } from './portable';
 
 type Json = Record<string, unknown>;
 
@@ -26,6 +27,10 @@ export interface Operator {
   putPlan(plan: PlanInput): Promise<Json>;
   setOrgPlan(orgId: string, planId: string | null): Promise<Json>;
   usage(orgId: string, days: number): Promise<Json>;
+  /** The org's export (NDJSON), as it is read. */
+  exportOrg(orgId: string, withPrivate: boolean): AsyncIterable<Uint8Array | string>;
+  importFile(orgId: string, file: AsyncIterable<Uint8Array>): Promise<Json>;
+  abortImport(orgId: string): Promise<Json>;
 }
 
 /** The database itself; the ledger names the actor `cli`. */
@@ -44,26 +49,33 @@ export function directOperator(store: Store, blobs: BlobStore): Operator {
     putPlan: async (plan) => ({ plan: await store.admin.putPlan(plan) }),
     setOrgPlan: async (orgId, planId) => ({ usage: await store.admin.setOrgPlan(orgId, planId) }),
     usage: async (orgId, days) => ({ usage: await store.admin.usage(orgId, days) }),
+    exportOrg: (orgId, withPrivate) => exportLines(store, blobs, orgId, { withPrivate, actor: 'cli' }),
+    importFile: (orgId, file) => importExport(store, blobs, orgId, linesOf(file)),
+    abortImport: (orgId) => ops.abortImport(orgId),
   };
 }
 
 /** The running server's /admin, with the token its data directory holds; the ledger names `cli` too. */
 export function remoteOperator(server: LocalAdmin): Operator {
-  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
-    let res: Response;
+  const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const stream = body !== undefined && typeof body === 'object' && body !== null && Symbol.asyncIterator in body;
     try {
-      res = await fetch(`${server.url}/admin${path}`, {
+      return await fetch(`${server.url}/admin${path}`, {
         method,
         headers: {
           authorization: `Bearer ${server.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined ? {} : { 'content-type': stream ? 'application/x-ndjson' : 'application/json' }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+        ...(body === undefined ? {} : { body: stream ? (body as BodyInit) : JSON.stringify(body) }),
+        ...(stream ? { duplex: 'half' } : {}),
+      } as RequestInit);
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code ?? String(err);
       throw new Error(`the server at ${server.url} (process ${server.pid}) did not answer (${cause})`);
     }
+  };
+  const call = async (method: string, path: string, body?: unknown): Promise<Json> => {
+    const res = await send(method, path, body);
     const json = (await res.json().catch(() => null)) as Json | null;
     if (!res.ok || !json) {
       const message = (json?.error as { message?: string } | undefined)?.message;
@@ -87,5 +99,15 @@ export function remoteOperator(server: LocalAdmin): Operator {
     putPlan: ({ id, ...limits }) => call('PUT', `/plans/${encodeURIComponent(id)}`, limits),
     setOrgPlan: (orgId, planId) => call('PUT', `${org(orgId)}/plan`, { plan: planId }),
     usage: (orgId, days) => call('GET', `${org(orgId)}/usage?days=${days}`),
+    async *exportOrg(orgId, withPrivate) {
+      const res = await send('GET', `${org(orgId)}/export${withPrivate ? '?private=true' : ''}`);
+      if (!res.ok || !res.body) {
+        const json = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(json?.error?.message ?? `the server at ${server.url} answered ${res.status}`);
+      }
+      yield* res.body as unknown as AsyncIterable<Uint8Array>;
+    },
+    importFile: (orgId, file) => call('POST', `${org(orgId)}/import`, file),
+    abortImport: (orgId) => call('POST', `${org(orgId)}/import?abort=true`),
   };
 }

@@ -6,7 +6,8 @@
 -- (p_wait false): when another statement of the org holds the lock, its rows wait for the next
 -- holder; so one lock and one commit serve a batch of writes, and no write of the org waits for
 -- another's. A reader of the ledger, counts or usage waits (p_wait true), so it sees every write
--- answered before it. Returns whether it folded (it held the lock).
+-- answered before it. Hashes cover the head's chain id (the org's own id unless it was imported
+-- from another install). Returns whether it folded (it held the lock).
 CREATE OR REPLACE FUNCTION public.cairn_org_seal(p_org uuid, p_wait boolean)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -21,6 +22,7 @@ DECLARE
   v_at timestamptz;
   v_ats timestamptz[] := '{}';
   v_hash text;
+  v_chain uuid;
   v_month date := cairn_month_start(clock_timestamp());
   v_calls bigint;
   v_days date[];
@@ -44,7 +46,7 @@ BEGIN
   WITH d AS (DELETE FROM ledger_pending WHERE org_id = p_org RETURNING *)
   SELECT array_agg(d ORDER BY d.id) INTO v_events FROM d;
   IF v_events IS NOT NULL THEN
-    SELECT h.seq, h.hash, l.at INTO v_seq, v_prev, v_last
+    SELECT h.seq, h.hash, l.at, coalesce(h.chain_id, p_org) INTO v_seq, v_prev, v_last, v_chain
       FROM ledger_heads h LEFT JOIN ledger l ON l.org_id = h.org_id AND l.seq = h.seq
       WHERE h.org_id = p_org;
     IF v_seq IS NULL THEN
@@ -56,7 +58,7 @@ BEGIN
       -- time of the event before it
       v_at := greatest(e.at, v_last);
       v_hash := cairn_sha256(v_prev || cairn_ledger_canonical(
-        v_seq, p_org, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason)
+        v_seq, v_chain, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason)
         || CASE WHEN e.verified THEN '8:verified' ELSE '' END);
       INSERT INTO ledger (org_id, seq, at, agent, op, entry_id, project, content_sha256, reason, verified,
           private, prev_hash, hash)

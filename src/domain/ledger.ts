@@ -31,25 +31,72 @@ export interface VerifyResult {
   events: number;
   /** seq of the first event whose link or hash does not hold, or null. */
   broken_at: number | null;
+  /**
+   * Events whose content an export left out (private notes exported without the owner's choice,
+   * and events an import received that way): only their links are checked. Absent when none.
+   */
+  sealed?: number;
+}
+
+/** An event without its content: its place in the chain and its hashes only. */
+export interface SealedEvent {
+  seq: number;
+  sealed: true;
+  prev_hash: string;
+  hash: string;
+}
+
+const isSealed = (e: LedgerEvent | SealedEvent): e is SealedEvent =>
+  ('sealed' in e && e.sealed === true) || (e as LedgerEvent).op === 'sealed';
+
+/**
+ * Checks a chain one event at a time, in seq order: `add` returns false at the first event whose
+ * number, link or hash does not hold. `chainId` is the org id the hashes cover (an imported org's
+ * is the id its chain was started under).
+ */
+export class ChainCheck {
+  private prev = GENESIS_HASH;
+  seq = 0;
+  sealed = 0;
+  broken: number | null = null;
+  constructor(private readonly chainId: string) {}
+
+  async add(e: LedgerEvent | SealedEvent): Promise<boolean> {
+    if (this.broken !== null) return false;
+    const hash = isSealed(e) ? e.hash : await sha256Hex(this.prev + canonicalEvent(this.chainId, e));
+    if (e.seq !== this.seq + 1 || e.prev_hash !== this.prev || e.hash !== hash) {
+      this.broken = this.seq + 1;
+      return false;
+    }
+    if (isSealed(e)) this.sealed++;
+    this.prev = e.hash;
+    this.seq = e.seq;
+    return true;
+  }
+
+  get head(): { seq: number; hash: string } {
+    return { seq: this.seq, hash: this.prev };
+  }
+
+  result(): VerifyResult {
+    return {
+      ok: this.broken === null,
+      events: this.seq,
+      broken_at: this.broken,
+      ...(this.sealed ? { sealed: this.sealed } : {}),
+    };
+  }
 }
 
 /** Verifies a chain page by page; `nextPage(afterSeq)` returns events in seq order. */
 export async function verifyChain(
-  orgId: string,
+  chainId: string,
   nextPage: (afterSeq: number) => Promise<LedgerEvent[]>,
 ): Promise<VerifyResult> {
-  let prev = GENESIS_HASH;
-  let seq = 0;
+  const check = new ChainCheck(chainId);
   for (;;) {
-    const page = await nextPage(seq);
-    if (page.length === 0) return { ok: true, events: seq, broken_at: null };
-    for (const e of page) {
-      const expected = await sha256Hex(prev + canonicalEvent(orgId, e));
-      if (e.seq !== seq + 1 || e.prev_hash !== prev || e.hash !== expected) {
-        return { ok: false, events: seq, broken_at: seq + 1 };
-      }
-      prev = e.hash;
-      seq = e.seq;
-    }
+    const page = await nextPage(check.seq);
+    if (page.length === 0) return check.result();
+    for (const e of page) if (!(await check.add(e))) return check.result();
   }
 }

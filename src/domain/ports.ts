@@ -60,6 +60,30 @@ export interface AdminStore {
   setOrgPlan(orgId: string, planId: string | null): Promise<Usage>;
   /** An org's plan and use, with `days` days of history. */
   usage(orgId: string, days: number): Promise<Usage>;
+  /** Export and import (src/portable.ts; docs/design.md, "Export and import"). */
+  exportOrg(orgId: string, withPrivate: boolean, actor: string): Promise<ExportHead>;
+  exportPage(
+    orgId: string,
+    part: ExportPart,
+    after: string | null,
+    limit: number,
+    withPrivate: boolean,
+    head: number,
+  ): Promise<Record<string, unknown>[]>;
+  importBegin(orgId: string, name: string, chainId: string): Promise<{ org: OrgInfo }>;
+  importRows(orgId: string, part: ExportPart, rows: Record<string, unknown>[]): Promise<number>;
+  /** Ends an import: done at `head`, or aborted (what it stored deleted; the caller deletes the bytes it wrote). */
+  importEnd(orgId: string, head: { seq: number; hash: string }, abort: boolean): Promise<{ events: number }>;
+}
+
+/** The parts of an export, in the order the file holds them. */
+export type ExportPart = 'project' | 'entry' | 'version' | 'artifact' | 'event';
+
+/** What an export starts from: the org, the id its ledger's hashes cover, and the ledger's head. */
+export interface ExportHead {
+  org: { id: string; name: string; created_at: string };
+  chain_id: string;
+  head: { seq: number; hash: string };
 }
 
 /** A signed-in dashboard session: the user, their orgs, the org shown and the forms' token. */

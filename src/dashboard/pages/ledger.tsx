@@ -34,7 +34,8 @@ export function ledgerPage({ store }: DashboardDeps) {
       LEDGER_PAGE,
     );
     // the session's org was checked by the ledger read above; the chain is recomputed whole
-    const verified = await verifyChain(orgId, (after) => store.admin.ledgerPage(orgId, after, 1000));
+    const { chain_id } = await store.admin.exportOrg(orgId, false, 'dashboard');
+    const verified = await verifyChain(chain_id, (after) => store.admin.ledgerPage(orgId, after, 1000));
     const first = !(Number.isSafeInteger(before) && before > 0);
     const days = lastDays(new Date().toISOString().slice(0, 10), ACTIVITY_DAYS);
     const activity = first

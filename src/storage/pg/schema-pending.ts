@@ -87,3 +87,21 @@ export const entryVersions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.orgId, t.entryId, t.version] })],
 );
+
+/**
+ * An import's ledger events and projects, held until it ends (sql/portable/): the ledger and the
+ * projects take no deletes from the service's role, so what an import adds to them is added in
+ * its last statement, all or nothing, and an aborted import leaves nothing there.
+ */
+export const importStaging = pgTable(
+  'import_staging',
+  {
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    part: text('part').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    row: jsonb('row').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.part, t.n] })],
+);

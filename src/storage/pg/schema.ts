@@ -342,6 +342,13 @@ export const ledgerHeads = pgTable('ledger_heads', {
     .references(() => orgs.id, { onDelete: 'cascade' }),
   seq: bigint('seq', { mode: 'number' }).notNull(),
   hash: text('hash').notNull(),
+  /**
+   * The org id its events' hashes cover: null for the org's own; an org imported from another
+   * install keeps the id the chain was started under (docs/design.md, "Export and import").
+   */
+  chainId: uuid('chain_id'),
+  /** An import is loading the org's ledger: writes' events wait, pending, until it ends. */
+  importing: boolean('importing').notNull().default(false),
 });
 
 export const objectIds = pgTable('object_ids', {

@@ -93,6 +93,23 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       );
       return events.map((e) => withIsoTimes(e));
     },
+    exportOrg(orgId, withPrivate, actor) {
+      return one(sql`SELECT cairn_admin_export_org(${orgId}::uuid, ${withPrivate}, ${actor}) AS r`);
+    },
+    exportPage(orgId, part, after, limit, withPrivate, head) {
+      return one(
+        sql`SELECT cairn_admin_export_page(${orgId}::uuid, ${part}, ${after}, ${limit}, ${withPrivate}, ${head}) AS r`,
+      );
+    },
+    importBegin(orgId, name, chainId) {
+      return one(sql`SELECT cairn_admin_import_begin(${orgId}::uuid, ${name}, ${chainId}::uuid) AS r`);
+    },
+    importRows(orgId, part, rows) {
+      return one(sql`SELECT cairn_admin_import_rows(${orgId}::uuid, ${part}, ${JSON.stringify(rows)}::jsonb) AS r`);
+    },
+    importEnd(orgId, head, abort) {
+      return one(sql`SELECT cairn_admin_import_end(${orgId}::uuid, ${JSON.stringify(head)}::jsonb, ${abort}) AS r`);
+    },
     addUser(orgId, userId, email, passwordHash) {
       return one(sql`SELECT cairn_admin_add_user(${orgId}::uuid, ${userId}::uuid, ${email}, ${passwordHash}) AS r`);
     },
@@ -315,6 +332,8 @@ export function mapDbError(err: unknown): Error {
       return new Conflict(message);
     case 'CN413':
       return new LimitExceeded(message, 413);
+    case 'CN503':
+      return new Unavailable(message);
     case 'CN429':
       return new TooManyRequests(message, JSON.parse(e?.detail ?? '{}') as LimitInfo);
     case 'CN422': {

@@ -1,0 +1,258 @@
+/**
+ * An org taken out and brought in (contract "Export and import"; docs/design.md, "Export and
+ * import"): the export as NDJSON lines — a header (the org, the id its ledger's hashes cover, the
+ * ledger's head), then projects, entries, plans' kept versions, artifacts with their bytes, the
+ * ledger's events, and an `end` line with the counts — streamed a page at a time in bounded
+ * memory; its offline verification; and its import into an empty org of another install. The
+ * same code serves the CLI, /admin and the dashboard, on Node and on Workers.
+ */
+import { bytesToBase64, sha256Hex } from './domain/crypto';
+import { Invalid } from './domain/errors';
+import { ChainCheck, type SealedEvent, type VerifyResult } from './domain/ledger';
+import type { BlobStore, ExportHead, ExportPart, Store } from './domain/ports';
+import type { LedgerEvent } from './domain/schemas';
+
+export const EXPORT_TYPE = 'cairn-export';
+export const EXPORT_FORMAT = 1;
+const PARTS: ExportPart[] = ['project', 'entry', 'version', 'artifact', 'event'];
+const PAGE = 1000;
+/** Artifacts are read a few at a time: each line holds the artifact's bytes. */
+const ARTIFACT_PAGE = 16;
+/** An import sends rows in batches of this many, or of this many bytes of artifacts. */
+const BATCH_ROWS = 500;
+const BATCH_BYTES = 8 << 20;
+
+type Row = Record<string, unknown>;
+type Counts = Record<ExportPart, number>;
+
+export interface ExportHeader extends ExportHead {
+  type: typeof EXPORT_TYPE;
+  format: typeof EXPORT_FORMAT;
+  exported_at: string;
+  /** The agents' private notes are in it (the owner's choice, recorded in the ledger). */
+  private: boolean;
+}
+
+const zeroCounts = (): Counts => ({ project: 0, entry: 0, version: 0, artifact: 0, event: 0 });
+
+/** The key a page of `part` ends at, for the next page. */
+function keyOf(part: ExportPart, row: Row): string {
+  if (part === 'project') return String(row.canonical);
+  if (part === 'version') return `${row.entry_id} ${row.version}`;
+  if (part === 'event') return String(row.seq);
+  return String(row.id);
+}
+
+/**
+ * The org's export, a line at a time (each ends with a newline). `withPrivate`: the owner chose to
+ * include the agents' private notes; the ledger records it (by `actor`) before the export starts.
+ */
+export async function* exportLines(
+  store: Store,
+  blobs: BlobStore,
+  orgId: string,
+  opts: { withPrivate: boolean; actor: string },
+): AsyncGenerator<string> {
+  const head = await store.admin.exportOrg(orgId, opts.withPrivate, opts.actor);
+  const header: ExportHeader = {
+    type: EXPORT_TYPE,
+    format: EXPORT_FORMAT,
+    exported_at: new Date().toISOString(),
+    private: opts.withPrivate,
+    ...head,
+  };
+  yield `${JSON.stringify(header)}\n`;
+  const counts = zeroCounts();
+  for (const part of PARTS) {
+    let after: string | null = null;
+    for (;;) {
+      const limit = part === 'artifact' ? ARTIFACT_PAGE : PAGE;
+      const rows = await store.admin.exportPage(orgId, part, after, limit, opts.withPrivate, head.head.seq);
+      for (const row of rows) {
+        yield `${JSON.stringify({ type: part, ...(part === 'artifact' ? await withBytes(blobs, row) : row) })}\n`;
+        counts[part]++;
+      }
+      if (rows.length < limit) break;
+      after = keyOf(part, rows.at(-1) as Row);
+    }
+  }
+  yield `${JSON.stringify({ type: 'end', counts, head: head.head })}\n`;
+}
+
+/** An artifact's line: its row without the install's blob key, and its bytes. */
+async function withBytes(blobs: BlobStore, row: Row): Promise<Row> {
+  const { blob_key, ...rest } = row;
+  const bytes = await blobs.get(String(blob_key));
+  if (!bytes) {
+    throw new Error(
+      `artifact ${row.id} ("${row.name}"): its bytes are missing from the blob store; cairn sweep lists such artifacts`,
+    );
+  }
+  return { ...rest, content_base64: bytesToBase64(bytes) };
+}
+
+/** The lines of a byte stream (UTF-8, `\n`-separated; blank lines skipped). */
+export async function* linesOf(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  let rest = '';
+  for await (const chunk of chunks) {
+    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let nl = rest.indexOf('\n');
+    while (nl >= 0) {
+      const line = rest.slice(0, nl).trim();
+      if (line) yield line;
+      rest = rest.slice(nl + 1);
+      nl = rest.indexOf('\n');
+    }
+  }
+  rest += decoder.decode();
+  if (rest.trim()) yield rest.trim();
+}
+
+/** Reads an export's lines in order: the header, then each part's rows, then the end line. */
+class ExportReader {
+  header: ExportHeader | undefined;
+  counts = zeroCounts();
+  end: { counts: Counts; head: { seq: number; hash: string } } | undefined;
+  private part = 0;
+  private n = 0;
+
+  /** The line parsed and checked for its place; a row of a part, or undefined for the header and end. */
+  read(line: string): { part: ExportPart; row: Row } | undefined {
+    this.n++;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw this.fail('is not JSON');
+    }
+    const { type, ...row } = (value ?? {}) as Row;
+    if (!this.header) {
+      const h = value as ExportHeader;
+      if (type !== EXPORT_TYPE || typeof h.chain_id !== 'string' || typeof h.org?.name !== 'string') {
+        throw this.fail(
+          'is not the header of a Cairn export ({"type":"cairn-export",…}); is this the file cairn export wrote?',
+        );
+      }
+      if (h.format !== EXPORT_FORMAT) {
+        throw this.fail(`is format ${h.format}; this Cairn reads format ${EXPORT_FORMAT}: upgrade Cairn to import it`);
+      }
+      this.header = h;
+      return undefined;
+    }
+    if (this.end) throw this.fail('comes after the end line');
+    if (type === 'end') {
+      this.end = value as ExportReader['end'];
+      for (const p of PARTS) {
+        if (this.end?.counts?.[p] !== this.counts[p]) {
+          throw this.fail(`says ${this.end?.counts?.[p]} ${p} lines but the file holds ${this.counts[p]}`);
+        }
+      }
+      return undefined;
+    }
+    const at = PARTS.indexOf(type as ExportPart);
+    if (at < 0) throw this.fail(`has type ${JSON.stringify(type)}, which an export does not hold`);
+    if (at < this.part) throw this.fail(`is a ${type} after the ${PARTS[this.part]} lines; the parts are out of order`);
+    this.part = at;
+    this.counts[type as ExportPart]++;
+    return { part: type as ExportPart, row };
+  }
+
+  /** The file ended: it must have had its end line. */
+  finish(): void {
+    if (!this.header) throw new Invalid('file', 'is empty: no Cairn export header');
+    if (!this.end) throw new Invalid('file', `ends at line ${this.n} without its end line: it is not whole`);
+  }
+
+  fail(what: string): Invalid {
+    return new Invalid('file', `line ${this.n} ${what}`);
+  }
+}
+
+/**
+ * Verifies an export offline (`cairn ledger verify --file`): the header, the order of the parts,
+ * the counts, and the ledger's chain from its first event to the head the header names — every
+ * hash recomputed, a sealed event's links checked. Says the first broken event, if any.
+ */
+export async function verifyExport(lines: AsyncIterable<string>): Promise<VerifyResult & { org?: ExportHead['org'] }> {
+  const reader = new ExportReader();
+  let check: ChainCheck | undefined;
+  for await (const line of lines) {
+    const r = reader.read(line);
+    if (!check && reader.header) check = new ChainCheck(reader.header.chain_id);
+    if (r?.part === 'event' && check && !(await check.add(r.row as unknown as LedgerEvent | SealedEvent))) break;
+  }
+  if (check?.broken == null) reader.finish();
+  const result = (check as ChainCheck).result();
+  const head = reader.header?.head;
+  if (result.ok && head && (head.seq !== result.events || head.hash !== (check as ChainCheck).head.hash)) {
+    return { ok: false, events: result.events, broken_at: result.events + 1, org: reader.header?.org };
+  }
+  return { ...result, org: reader.header?.org };
+}
+
+/**
+ * Loads an export into `orgId` (made when no org has that id; else it must be empty), in batches;
+ * the database checks every event's hash as it goes. On any failure everything imported is
+ * removed (bytes included) and the org is as it was.
+ */
+export async function importExport(store: Store, blobs: BlobStore, orgId: string, lines: AsyncIterable<string>) {
+  const reader = new ExportReader();
+  let begun = false;
+  const written: string[] = [];
+  let batch: { part: ExportPart; rows: Row[]; bytes: number } | undefined;
+  const flush = async () => {
+    if (batch?.rows.length) await store.admin.importRows(orgId, batch.part, batch.rows);
+    batch = undefined;
+  };
+  try {
+    for await (const line of lines) {
+      const r = reader.read(line);
+      if (!begun && reader.header) {
+        await store.admin.importBegin(orgId, reader.header.org.name, reader.header.chain_id);
+        begun = true;
+      }
+      if (!r) continue;
+      let { row } = r;
+      let size = 0;
+      if (r.part === 'artifact') {
+        const { content_base64, ...meta } = row;
+        const bytes = await artifactBytes(meta, content_base64, reader);
+        written.push(`${orgId}/${meta.id}`);
+        await blobs.put(`${orgId}/${meta.id}`, bytes, String(meta.content_type));
+        row = meta;
+        size = bytes.length;
+      }
+      if (batch && (batch.part !== r.part || batch.rows.length >= BATCH_ROWS || batch.bytes >= BATCH_BYTES)) {
+        await flush();
+      }
+      batch ??= { part: r.part, rows: [], bytes: 0 };
+      batch.rows.push(row);
+      batch.bytes += size;
+    }
+    await flush();
+    reader.finish();
+    await store.admin.importEnd(orgId, reader.end?.head as { seq: number; hash: string }, false);
+  } catch (err) {
+    if (begun) {
+      await store.admin.importEnd(orgId, { seq: 0, hash: '' }, true);
+      await blobs.delete(written);
+    }
+    throw err;
+  }
+  return { org: { id: orgId, name: reader.header?.org.name }, imported: reader.counts, from: reader.header?.org };
+}
+
+/** An artifact's bytes from its line, checked against its size and SHA-256. */
+async function artifactBytes(meta: Row, base64: unknown, reader: ExportReader): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.from(atob(String(base64)), (c) => c.charCodeAt(0));
+  } catch {
+    throw reader.fail(`(artifact ${meta.id}): content_base64 is not base64`);
+  }
+  if (bytes.length !== meta.size || (await sha256Hex(bytes)) !== meta.sha256) {
+    throw reader.fail(`(artifact ${meta.id}): its bytes do not match its size and sha256; the file was changed`);
+  }
+  return bytes;
+}
