@@ -1,6 +1,6 @@
 /** The `cairn` command as an operator runs it: serve on the embedded default, orgs, keys, ledger. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,51 @@ describe('cairn CLI on the embedded database', () => {
       await server.close();
     }
   }, 60_000);
+
+  it('exports an org through the running server, verifies the file offline, imports it into another install', async () => {
+    const created = await cairn('org', 'create', 'Movers');
+    const orgId = created.org.id;
+    const server = await startServer({ CAIRN_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '' });
+    const file = join(dataDir, 'movers.ndjson');
+    try {
+      const s = await connect('v2', `${server.url}/mcp`, { key: created.key.secret, agent: 'ann' });
+      await s.call('decide', { content: 'Movers pack the heavy boxes first', rationale: 'they go at the bottom' });
+      await s.call('note', { content: 'private: the piano is out of tune' });
+      await s.close();
+      const out = await run(process.execPath, [BIN, 'export', '--org', orgId, '--out', file], { env: env() });
+      expect(out.stderr).toMatch(/talking to the running server[\s\S]*Exported 1 entries, 0 plan versions, 0 artifacts, 0 projects, 3 ledger events to /);
+    } finally {
+      await server.close();
+    }
+    const verified = await cairn('ledger', 'verify', '--file', file);
+    expect(verified).toEqual({ ok: true, events: 3, broken_at: null, sealed: 1, org: expect.objectContaining({ id: orgId }) });
+    expect(readFileSync(file, 'utf8')).not.toContain('piano');
+
+    const other = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
+    const there = async (...args: string[]) =>
+      JSON.parse((await run(process.execPath, [BIN, ...args, '--json'], { env: { ...env(), CAIRN_DATA_DIR: other } })).stdout);
+    try {
+      const imported = await there('import', file, '--org', orgId);
+      expect(imported.imported).toMatchObject({ entry: 1, event: 3 });
+      expect(await there('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null, sealed: 1 });
+      // a file changed by hand: offline verification names the event, the import refuses it
+      const changed = readFileSync(file, 'utf8').replace('"op":"decide"', '"op":"remember"');
+      writeFileSync(file, changed);
+      // a broken chain exits 1, after saying where
+      const broken = await run(process.execPath, [BIN, 'ledger', 'verify', '--file', file, '--json'], { env: env() }).catch(
+        (e: { code: number; stdout: string }) => e,
+      );
+      expect(broken).toMatchObject({ code: 1 });
+      expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, broken_at: 2, events: 1 });
+      await expect(
+        run(process.execPath, [BIN, 'import', file, '--org', '01a20826-6952-7cdc-8ba5-b5d3783a2bd0'], {
+          env: { ...env(), CAIRN_DATA_DIR: other },
+        }),
+      ).rejects.toMatchObject({ stderr: expect.stringMatching(/already used in this install|seq 2/) });
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('creates plans, puts an org on one, and shows its usage; a bad limit says which flag', async () => {
     const { org } = await cairn('org', 'create', 'Metered');
