@@ -114,7 +114,9 @@ for (const size of SIZES) {
 
 const date = new Date().toISOString().slice(0, 10);
 writeFileSync(join(ROOT, 'bench', 'results', `export-${date}.json`), `${JSON.stringify({ date, rows }, null, 2)}\n`);
-console.log('| entries | file MiB | export s | export peak RSS MiB | verify --file s | verify peak RSS MiB | import s | import peak RSS MiB |');
+console.log(
+  '| entries | file MiB | export s | export peak RSS MiB | verify --file s | verify peak RSS MiB | import s | import peak RSS MiB |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
   console.log(

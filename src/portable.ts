@@ -256,3 +256,38 @@ async function artifactBytes(meta: Row, base64: unknown, reader: ExportReader): 
   }
   return bytes;
 }
+
+/** A streamed NDJSON download; the first line is read before answering, so a refusal is a status. */
+export async function ndjson(lines: AsyncGenerator<string>, filename: string): Promise<Response> {
+  const first = await lines.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (!first.done) controller.enqueue(encoder.encode(first.value));
+    },
+    // lines go out in chunks of about 64 KiB, not one by one
+    async pull(controller) {
+      let chunk = '';
+      while (chunk.length < 65_536) {
+        const next = await lines.next();
+        if (next.done) {
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += next.value;
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': `attachment; filename="${filename}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}

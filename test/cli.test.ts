@@ -107,28 +107,43 @@ describe('cairn CLI on the embedded database', () => {
       await s.call('note', { content: 'private: the piano is out of tune' });
       await s.close();
       const out = await run(process.execPath, [BIN, 'export', '--org', orgId, '--out', file], { env: env() });
-      expect(out.stderr).toMatch(/talking to the running server[\s\S]*Exported 1 entries, 0 plan versions, 0 artifacts, 0 projects, 3 ledger events to /);
+      expect(out.stderr).toMatch(
+        /talking to the running server[\s\S]*Exported 1 entries, 0 plan versions, 0 artifacts, 0 projects, 3 ledger events to /,
+      );
     } finally {
       await server.close();
     }
     const verified = await cairn('ledger', 'verify', '--file', file);
-    expect(verified).toEqual({ ok: true, events: 3, broken_at: null, sealed: 1, org: expect.objectContaining({ id: orgId }) });
+    expect(verified).toEqual({
+      ok: true,
+      events: 3,
+      broken_at: null,
+      sealed: 1,
+      org: expect.objectContaining({ id: orgId }),
+    });
     expect(readFileSync(file, 'utf8')).not.toContain('piano');
 
     const other = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
     const there = async (...args: string[]) =>
-      JSON.parse((await run(process.execPath, [BIN, ...args, '--json'], { env: { ...env(), CAIRN_DATA_DIR: other } })).stdout);
+      JSON.parse(
+        (await run(process.execPath, [BIN, ...args, '--json'], { env: { ...env(), CAIRN_DATA_DIR: other } })).stdout,
+      );
     try {
       const imported = await there('import', file, '--org', orgId);
       expect(imported.imported).toMatchObject({ entry: 1, event: 3 });
-      expect(await there('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null, sealed: 1 });
+      expect(await there('ledger', 'verify', '--org', orgId)).toEqual({
+        ok: true,
+        events: 3,
+        broken_at: null,
+        sealed: 1,
+      });
       // a file changed by hand: offline verification names the event, the import refuses it
       const changed = readFileSync(file, 'utf8').replace('"op":"decide"', '"op":"remember"');
       writeFileSync(file, changed);
       // a broken chain exits 1, after saying where
-      const broken = await run(process.execPath, [BIN, 'ledger', 'verify', '--file', file, '--json'], { env: env() }).catch(
-        (e: { code: number; stdout: string }) => e,
-      );
+      const broken = await run(process.execPath, [BIN, 'ledger', 'verify', '--file', file, '--json'], {
+        env: env(),
+      }).catch((e: { code: number; stdout: string }) => e);
       expect(broken).toMatchObject({ code: 1 });
       expect(JSON.parse(broken.stdout)).toMatchObject({ ok: false, broken_at: 2, events: 1 });
       await expect(

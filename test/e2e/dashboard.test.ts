@@ -336,6 +336,25 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     const recent = (await b.get('/dashboard/memory')).html;
     expect(recent).toContain('The build cache lives on disk two.');
     expect(recent).not.toContain('private scratch');
+    // as of a moment before anything was written: nothing yet; a bad moment says how to write it
+    const before = (await b.get('/dashboard/memory?as_of=2020-01-01T00:00')).html;
+    expect(before).toContain('As of 2020-01-01 00:00 UTC.');
+    expect(before).not.toContain('The build cache lives on disk two.');
+    const badMoment = await b.get('/dashboard/memory?as_of=yesterday');
+    expect(badMoment.status).toBe(422);
+    expect(badMoment.html).toContain('YYYY-MM-DDTHH:MM, UTC');
+
+    // the owner's export: a file without the private note unless the box is ticked, which the ledger records
+    expect((await b.get('/dashboard/usage')).html).toContain('Download the export');
+    const shared = await b.post('/dashboard/usage/export', {});
+    expect(shared.status).toBe(200);
+    expect(shared.headers.get('content-disposition')).toMatch(/^attachment; filename="cairn-[0-9a-f-]+-\d{4}-\d{2}-\d{2}\.ndjson"$/);
+    expect(shared.html).toContain('Orders move to PostgreSQL 17.');
+    expect(shared.html).not.toContain('private scratch');
+    expect(shared.html).toContain('"sealed":true');
+    const full = await b.post('/dashboard/usage/export', { private: 'on' });
+    expect(full.html).toContain('private scratch about lunch');
+    expect(full.html).toMatch(/"op":"export"[^\n]*"agent":"[^"]+@example\.com"|"agent":"[^"]+@example\.com"[^\n]*"op":"export"/);
     expect((await b.get('/dashboard/memory?kind=bogus')).status).toBe(422);
     expect((await b.get('/dashboard/memory?agent=someone-else')).html).toContain('Nothing found.');
 

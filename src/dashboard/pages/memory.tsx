@@ -17,6 +17,7 @@ import { Page } from '../layout';
 import { signedIn } from '../session';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const AS_OF_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
 /** The memory page's route. */
 export function memoryPage({ store }: DashboardDeps) {
@@ -33,6 +34,7 @@ export function memoryPage({ store }: DashboardDeps) {
       scope: q('scope'),
       since: q('since'),
       until: q('until'),
+      as_of: q('as_of'),
     };
     const notice = c.req.query('forgotten') === '1' ? 'The entry is forgotten; the ledger keeps why.' : undefined;
     const page = (hits: Hit[] | null, error?: string, status: 200 | 422 = 200) =>
@@ -53,6 +55,11 @@ export function memoryPage({ store }: DashboardDeps) {
     if ((filter.since && !DATE_RE.test(filter.since)) || (filter.until && !DATE_RE.test(filter.until))) {
       return page(null, 'Give dates as YYYY-MM-DD.', 422);
     }
+    // as of a moment (UTC): recall's as_of, the memory as it stood then
+    const asOf = filter.as_of && AS_OF_RE.test(filter.as_of) ? new Date(`${filter.as_of}Z`) : undefined;
+    if (filter.as_of && (!asOf || Number.isNaN(asOf.getTime()))) {
+      return page(null, 'Give “as of” as a date and time (YYYY-MM-DDTHH:MM, UTC).', 422);
+    }
     if (filter.q.length > 4096) return page(null, 'Search with at most 4,096 characters.', 422);
     const project = resolveProject(filter.project || undefined);
     if (project.given && !project.recognised) {
@@ -69,6 +76,7 @@ export function memoryPage({ store }: DashboardDeps) {
       ...(filter.scope ? { scope: filter.scope } : {}),
       ...(filter.since ? { since: `${filter.since}T00:00:00Z` } : {}),
       ...(filter.until ? { until: `${filter.until}T00:00:00Z` } : {}),
+      ...(asOf ? { as_of: asOf.toISOString() } : {}),
     });
     return page(hits);
   });
@@ -100,6 +108,7 @@ interface MemoryFilter {
   scope: string;
   since: string;
   until: string;
+  as_of: string;
 }
 
 function Field(p: { id: keyof MemoryFilter; label: string; value: string; type?: string }) {
@@ -120,7 +129,7 @@ function Memory(p: {
   notice?: string | undefined;
 }) {
   const f = p.filter;
-  const filtered = Boolean(f.project || f.path || f.agent || f.kind || f.scope || f.since || f.until);
+  const filtered = Boolean(f.project || f.path || f.agent || f.kind || f.scope || f.since || f.until || f.as_of);
   return (
     <Page title="Memory" nonce={p.nonce} session={p.session} section="/dashboard/memory">
       <search>
@@ -162,6 +171,12 @@ function Memory(p: {
             </p>
             <Field id="since" label="Written on or after" value={f.since} type="date" />
             <Field id="until" label="Written before" value={f.until} type="date" />
+            <Field
+              id="as_of"
+              label="As of (UTC): the memory as it stood then — later replacements and plan versions not yet made"
+              value={f.as_of}
+              type="datetime-local"
+            />
           </details>
           <p class="actions">
             <button type="submit">Search</button>
@@ -174,6 +189,7 @@ function Memory(p: {
         </form>
       </search>
       <Notice text={p.notice} />
+      {f.as_of && p.hits ? <p class="muted">As of {f.as_of.replace('T', ' ')} UTC.</p> : null}
       <ErrorLine error={p.error} />
       {p.hits === null ? null : p.hits.length === 0 ? (
         f.q || filtered ? (

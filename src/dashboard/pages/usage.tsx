@@ -1,18 +1,24 @@
 /** @jsxImportSource hono/jsx */
-/** Usage (/dashboard/usage): the org's plan, this month's use against its quotas, and the use per day. */
+/**
+ * Usage (/dashboard/usage): the org's plan, this month's use against its quotas, and the use per
+ * day; for owners, the org's export (src/portable.ts), with the agents' private notes only when
+ * the owner ticks the box (the ledger records that choice, by the owner's email).
+ */
 import { Hono } from 'hono';
+import { Forbidden } from '../../domain/errors';
 import type { Usage as UsageData } from '../../domain/limits';
 import type { DashboardSession } from '../../domain/ports';
+import { exportLines, ndjson } from '../../portable';
 import { chartDays, UsageChart } from '../chart';
 import { DataTable, Empty, when } from '../components';
-import type { DashboardDeps, DashboardEnv } from '../context';
+import { type DashboardDeps, type DashboardEnv, formOf } from '../context';
 import { Page } from '../layout';
 import { signedIn } from '../session';
 
 const USAGE_DAYS = 30;
 
 /** The usage page's route. */
-export function usagePage({ store }: DashboardDeps) {
+export function usagePage({ store, blobs }: DashboardDeps) {
   const app = new Hono<DashboardEnv>();
 
   app.get('/usage', signedIn({ org: true }), async (c) => {
@@ -22,8 +28,18 @@ export function usagePage({ store }: DashboardDeps) {
       <Usage nonce={c.get('nonce')} session={c.get('session')} usage={usage} days={USAGE_DAYS} today={today} />,
     );
   });
+  app.post('/usage/export', signedIn({ org: true }), async (c) => {
+    const session = c.get('session');
+    if (!isOwner(session)) throw new Forbidden('Only an owner of the org exports it.');
+    const withPrivate = (await formOf(c))('private') === 'on';
+    const orgId = session.org_id as string;
+    const lines = exportLines(store, blobs, orgId, { withPrivate, actor: session.email });
+    return ndjson(lines, `cairn-${orgId}-${new Date().toISOString().slice(0, 10)}.ndjson`);
+  });
   return app;
 }
+
+const isOwner = (s: DashboardSession) => s.orgs.find((o) => o.id === s.org_id)?.role === 'owner';
 
 const number = new Intl.NumberFormat('en');
 
@@ -141,6 +157,29 @@ function Usage(p: { nonce: string; session: DashboardSession; usage: UsageData; 
           />
         </>
       )}
+      {isOwner(p.session) ? (
+        <>
+          <h2>Take the memory with you</h2>
+          <form class="card" method="post" action="/dashboard/usage/export">
+            <input type="hidden" name="_csrf" value={p.session.csrf} />
+            <p>
+              The whole org as one file (NDJSON): every entry with its versions, artifacts with their bytes, projects
+              and the ledger with its hashes. <code>cairn ledger verify --file</code> checks it offline and{' '}
+              <code>cairn import</code> loads it into another install.
+            </p>
+            <p>
+              <input id="private" name="private" type="checkbox" />{' '}
+              <label for="private">
+                Include the agents’ private notes (the ledger records that you chose to; without it their events are
+                sealed: linked, but empty)
+              </label>
+            </p>
+            <p class="actions">
+              <button type="submit">Download the export</button>
+            </p>
+          </form>
+        </>
+      ) : null}
     </Page>
   );
 }
