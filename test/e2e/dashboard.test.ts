@@ -348,13 +348,17 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await b.get('/dashboard/usage')).html).toContain('Download the export');
     const shared = await b.post('/dashboard/usage/export', {});
     expect(shared.status).toBe(200);
-    expect(shared.headers.get('content-disposition')).toMatch(/^attachment; filename="cairn-[0-9a-f-]+-\d{4}-\d{2}-\d{2}\.ndjson"$/);
+    expect(shared.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="cairn-[0-9a-f-]+-\d{4}-\d{2}-\d{2}\.ndjson"$/,
+    );
     expect(shared.html).toContain('Orders move to PostgreSQL 17.');
     expect(shared.html).not.toContain('private scratch');
     expect(shared.html).toContain('"sealed":true');
     const full = await b.post('/dashboard/usage/export', { private: 'on' });
     expect(full.html).toContain('private scratch about lunch');
-    expect(full.html).toMatch(/"op":"export"[^\n]*"agent":"[^"]+@example\.com"|"agent":"[^"]+@example\.com"[^\n]*"op":"export"/);
+    expect(full.html).toMatch(
+      /"op":"export"[^\n]*"agent":"[^"]+@example\.com"|"agent":"[^"]+@example\.com"[^\n]*"op":"export"/,
+    );
     expect((await b.get('/dashboard/memory?kind=bogus')).status).toBe(422);
     expect((await b.get('/dashboard/memory?agent=someone-else')).html).toContain('Nothing found.');
 

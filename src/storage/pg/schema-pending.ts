@@ -89,7 +89,7 @@ export const entryVersions = pgTable(
 );
 
 /**
- * An import's ledger events and projects, held until it ends (sql/portable/): the ledger and the
+ * An import's ledger events and projects, held until it ends (sql/admin/cairn_admin_import_*.sql): the ledger and the
  * projects take no deletes from the service's role, so what an import adds to them is added in
  * its last statement, all or nothing, and an aborted import leaves nothing there.
  */
