@@ -51,9 +51,11 @@ async function answers(s: McpSession, planId: string) {
   };
 }
 
+// PGlite → Postgres, and back; a Node install → a Worker's database (through the Worker's /admin)
 const PAIRS: [DbKind, DbKind][] = [
   ['pglite', 'postgres'],
   ['postgres', 'pglite'],
+  ['pglite', 'workers'],
 ];
 
 describe.each(PAIRS)('export from %s, import into %s', (fromDb, toDb) => {
