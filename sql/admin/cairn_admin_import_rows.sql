@@ -78,11 +78,13 @@ BEGIN
         l.project := NULL;
         l.content_sha256 := NULL;
         l.reason := NULL;
+        l.salt := NULL;
         l.verified := false;
         l.private := true;
       ELSE
         v_hash := cairn_sha256(l.prev_hash || cairn_ledger_canonical(l.seq, v_chain, l.at, l.agent, l.op, l.entry_id,
-          l.project, l.content_sha256, l.reason) || CASE WHEN l.verified THEN '8:verified' ELSE '' END);
+          l.project, l.content_sha256, l.reason) || CASE WHEN l.verified THEN '8:verified' ELSE '' END
+          || CASE WHEN l.salt IS NOT NULL THEN octet_length(l.salt)::text || ':' || l.salt ELSE '' END);
         IF v_hash IS DISTINCT FROM l.hash THEN
           RAISE EXCEPTION 'event: seq %''s hash does not match its content; the file was changed (cairn ledger verify --file says where)',
             l.seq USING ERRCODE = 'CN422';

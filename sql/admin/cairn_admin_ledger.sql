@@ -12,7 +12,9 @@ BEGIN
   END IF;
   -- every write answered so far is in the ledger (cairn_org_seal)
   PERFORM cairn_org_seal(p_org, true);
-  SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq), '[]'::jsonb) INTO v_events
+  -- the verifier's page: with private events' salts, which no reader's view shows
+  SELECT coalesce(jsonb_agg(cairn_event_json(l) || jsonb_build_object('salt', l.salt) ORDER BY l.seq), '[]'::jsonb)
+    INTO v_events
     FROM (SELECT * FROM ledger WHERE org_id = p_org AND seq > p_after ORDER BY seq LIMIT p_limit) l;
   RETURN v_events;
 END $function$;

@@ -23,6 +23,7 @@ DECLARE
   v_ats timestamptz[] := '{}';
   v_hash text;
   v_chain uuid;
+  v_salt text;
   v_month date := cairn_month_start(clock_timestamp());
   v_calls bigint;
   v_days date[];
@@ -57,13 +58,17 @@ BEGIN
       -- events are in time order along the chain: one written earlier but sealed later takes the
       -- time of the event before it
       v_at := greatest(e.at, v_last);
+      -- a private event's hash covers a secret no reader sees (ledger.salt): the hashes readers
+      -- see after it cannot confirm a guess of the hidden note (docs/design.md, "Who can do what")
+      v_salt := CASE WHEN e.private THEN replace(gen_random_uuid()::text, '-', '') END;
       v_hash := cairn_sha256(v_prev || cairn_ledger_canonical(
         v_seq, v_chain, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason)
-        || CASE WHEN e.verified THEN '8:verified' ELSE '' END);
+        || CASE WHEN e.verified THEN '8:verified' ELSE '' END
+        || CASE WHEN v_salt IS NOT NULL THEN '32:' || v_salt ELSE '' END);
       INSERT INTO ledger (org_id, seq, at, agent, op, entry_id, project, content_sha256, reason, verified,
-          private, prev_hash, hash)
+          private, salt, prev_hash, hash)
         VALUES (p_org, v_seq, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason,
-          e.verified, e.private, v_prev, v_hash);
+          e.verified, e.private, v_salt, v_prev, v_hash);
       v_prev := v_hash;
       v_last := v_at;
       v_ats := v_ats || v_at;

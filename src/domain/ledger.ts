@@ -1,6 +1,6 @@
 /**
  * The ledger's hash chain: hash = SHA-256(prev_hash ‖ canonical event), where the canonical event
- * is each field length-prefixed (`<utf8 length>:<text>`), the last (`verified`) only on an event
+ * is each field length-prefixed (`<utf8 length>:<text>`), then `verified` only on an event
  * whose agent came from its credential. The database computes it on append
  * (cairn_ledger_canonical); this module recomputes it independently to verify a chain.
  */
@@ -9,7 +9,10 @@ import type { LedgerEvent } from './schemas';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
-export function canonicalEvent(orgId: string, e: LedgerEvent): string {
+/** An event as the verifier reads it: with a private event's salt (`ledger.salt`), which readers never see. */
+export type VerifiableEvent = LedgerEvent & { salt?: string | null };
+
+export function canonicalEvent(orgId: string, e: VerifiableEvent): string {
   const fields = [
     String(e.seq),
     orgId,
@@ -22,6 +25,8 @@ export function canonicalEvent(orgId: string, e: LedgerEvent): string {
     e.reason ?? '',
     // only a verified event has the tenth field: older and unverified events keep their form
     ...(e.verified ? ['verified'] : []),
+    // a private event's secret, last: events without one keep their form
+    ...(e.salt ? [e.salt] : []),
   ];
   return fields.map((f) => `${utf8Length(f)}:${f}`).join('');
 }
@@ -46,7 +51,7 @@ export interface SealedEvent {
   hash: string;
 }
 
-const isSealed = (e: LedgerEvent | SealedEvent): e is SealedEvent =>
+const isSealed = (e: VerifiableEvent | SealedEvent): e is SealedEvent =>
   ('sealed' in e && e.sealed === true) || (e as LedgerEvent).op === 'sealed';
 
 /**
@@ -61,7 +66,7 @@ export class ChainCheck {
   broken: number | null = null;
   constructor(private readonly chainId: string) {}
 
-  async add(e: LedgerEvent | SealedEvent): Promise<boolean> {
+  async add(e: VerifiableEvent | SealedEvent): Promise<boolean> {
     if (this.broken !== null) return false;
     const hash = isSealed(e) ? e.hash : await sha256Hex(this.prev + canonicalEvent(this.chainId, e));
     if (e.seq !== this.seq + 1 || e.prev_hash !== this.prev || e.hash !== hash) {
@@ -91,7 +96,7 @@ export class ChainCheck {
 /** Verifies a chain page by page; `nextPage(afterSeq)` returns events in seq order. */
 export async function verifyChain(
   chainId: string,
-  nextPage: (afterSeq: number) => Promise<LedgerEvent[]>,
+  nextPage: (afterSeq: number) => Promise<VerifiableEvent[]>,
 ): Promise<VerifyResult> {
   const check = new ChainCheck(chainId);
   for (;;) {

@@ -1,5 +1,8 @@
 /** The ledger answers "which agent decided X", stays contiguous, and its verifier catches tampering. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/domain/crypto';
+import { canonicalEvent } from '../../src/domain/ledger';
+import type { LedgerEvent } from '../../src/domain/schemas';
 import { connect } from '../helpers/clients';
 import { ADMIN_TOKEN, startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
@@ -59,5 +62,34 @@ describe.each(TARGETS)('ledger on %s', (db) => {
   it.runIf(db !== 'pglite')('gives the service role no way to change or delete ledger events', async () => {
     await expect(t.pg?.queryAs('cairn_app', `UPDATE ledger SET reason = 'x'`)).rejects.toThrow(/permission denied/);
     await expect(t.pg?.queryAs('cairn_app', 'DELETE FROM ledger')).rejects.toThrow(/permission denied/);
+  });
+
+  it('gives readers no way to confirm a guess of a hidden private note from the hashes they see', async () => {
+    const bob = await connect('v2', t.mcpUrl, { key, agent: 'bob' });
+    const alice = await connect('v2', t.mcpUrl, { key, agent: 'alice' });
+    try {
+      const text = 'bob thinks the launch slips to March';
+      await bob.call('note', { content: text });
+      await bob.call('remember', { content: 'shared after the note' });
+      // what alice sees: the event after the hidden one, with its prev_hash
+      const seen = (await alice.call('space', { view: 'ledger', limit: 5 })).structured.events as LedgerEvent[];
+      const after = seen[0] as LedgerEvent;
+      expect(after.op).toBe('remember');
+      // alice guesses everything of the hidden event right (as the operator's page shows it)
+      const page = await t.store.admin.ledgerPage(orgId, after.seq - 2, 1);
+      const hidden = page[0] as LedgerEvent & { salt?: string | null };
+      expect(hidden).toMatchObject({ seq: after.seq - 1, op: 'note', agent: 'bob' });
+      expect(hidden.content_sha256).toBe(await sha256Hex(text));
+      expect(seen.some((e) => e.seq === hidden.seq)).toBe(false);
+      expect(JSON.stringify(seen)).not.toContain(hidden.salt as string);
+      // without the salt, the right guess does not give the hash her next event chains from
+      const { salt, ...guess } = hidden;
+      expect(salt).toMatch(/^[0-9a-f]{32}$/);
+      expect(await sha256Hex(hidden.prev_hash + canonicalEvent(orgId, guess))).not.toBe(after.prev_hash);
+      expect(await sha256Hex(hidden.prev_hash + canonicalEvent(orgId, hidden))).toBe(after.prev_hash);
+    } finally {
+      await bob.close();
+      await alice.close();
+    }
   });
 });

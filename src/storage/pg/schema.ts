@@ -283,6 +283,12 @@ export const ledger = pgTable(
      * out. Not covered by the hash (it decides who sees the event, not what happened).
      */
     private: boolean('private').notNull().default(false),
+    /**
+     * A private event's secret: random, covered by its hash, shown to no reader (only the operator's
+     * verifier and an export with private notes), so a reader cannot confirm a guess of a hidden
+     * note's text from the hashes it sees. Null on shared events and on events before drizzle/0031.
+     */
+    salt: text('salt'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
