@@ -216,7 +216,9 @@ async function writeExport(chunks: AsyncIterable<Uint8Array | string>, out: stri
   let last = '';
   async function* tap() {
     for await (const chunk of chunks) {
-      last = (last + (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))).slice(-4096);
+      // only the tail is kept (the end line, ASCII): a chunk of bytes is not decoded whole
+      const tail = typeof chunk === 'string' ? chunk : Buffer.from(chunk.subarray(-4096)).toString('latin1');
+      last = (last + tail).slice(-4096);
       yield chunk;
     }
   }

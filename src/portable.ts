@@ -8,9 +8,8 @@
  */
 import { bytesToBase64, sha256Hex } from './domain/crypto';
 import { Invalid } from './domain/errors';
-import { ChainCheck, type SealedEvent, type VerifyResult } from './domain/ledger';
+import { ChainCheck, type SealedEvent, type VerifiableEvent, type VerifyResult } from './domain/ledger';
 import type { BlobStore, ExportHead, ExportPart, Store } from './domain/ports';
-import type { LedgerEvent } from './domain/schemas';
 
 export const EXPORT_TYPE = 'cairn-export';
 export const EXPORT_FORMAT = 1;
@@ -97,13 +96,13 @@ export async function* linesOf(chunks: AsyncIterable<Uint8Array | string>): Asyn
   let rest = '';
   for await (const chunk of chunks) {
     rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    let nl = rest.indexOf('\n');
-    while (nl >= 0) {
-      const line = rest.slice(0, nl).trim();
+    let start = 0;
+    for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n', start)) {
+      const line = rest.slice(start, nl).trim();
       if (line) yield line;
-      rest = rest.slice(nl + 1);
-      nl = rest.indexOf('\n');
+      start = nl + 1;
     }
+    rest = rest.slice(start);
   }
   rest += decoder.decode();
   if (rest.trim()) yield rest.trim();
@@ -180,7 +179,7 @@ export async function verifyExport(lines: AsyncIterable<string>): Promise<Verify
   for await (const line of lines) {
     const r = reader.read(line);
     if (!check && reader.header) check = new ChainCheck(reader.header.chain_id);
-    if (r?.part === 'event' && check && !(await check.add(r.row as unknown as LedgerEvent | SealedEvent))) break;
+    if (r?.part === 'event' && check && !(await check.add(r.row as unknown as VerifiableEvent | SealedEvent))) break;
   }
   if (check?.broken == null) reader.finish();
   const result = (check as ChainCheck).result();

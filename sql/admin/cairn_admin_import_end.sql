@@ -12,12 +12,7 @@ DECLARE
   v_h ledger_heads;
   v_ids uuid[];
 BEGIN
-  PERFORM set_config('cairn.org', p_org::text, true);
-  PERFORM set_config('cairn.operator', 'on', true);
-  SELECT * INTO v_h FROM ledger_heads WHERE org_id = p_org FOR UPDATE;
-  IF NOT coalesce(v_h.importing, false) THEN
-    RAISE EXCEPTION 'org %: no import has begun on it', p_org USING ERRCODE = 'CN409';
-  END IF;
+  v_h := cairn_admin_import_head(p_org);
   IF p_abort THEN
     WITH e AS (DELETE FROM entries WHERE org_id = p_org RETURNING id),
       a AS (DELETE FROM artifacts WHERE org_id = p_org RETURNING id)

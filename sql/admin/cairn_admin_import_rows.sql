@@ -19,12 +19,7 @@ DECLARE
   r jsonb;
   l ledger;
 BEGIN
-  PERFORM set_config('cairn.org', p_org::text, true);
-  PERFORM set_config('cairn.operator', 'on', true);
-  SELECT * INTO v_h FROM ledger_heads WHERE org_id = p_org FOR UPDATE;
-  IF NOT coalesce(v_h.importing, false) THEN
-    RAISE EXCEPTION 'org %: no import has begun on it', p_org USING ERRCODE = 'CN409';
-  END IF;
+  v_h := cairn_admin_import_head(p_org);
   IF p_part IN ('entry', 'artifact') THEN
     SELECT o.id INTO v_taken FROM jsonb_array_elements(p_rows) x JOIN object_ids o ON o.id = (x->>'id')::uuid LIMIT 1;
     IF v_taken IS NOT NULL THEN
