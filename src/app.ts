@@ -9,11 +9,11 @@ import { type Embedder, resilient } from './embeddings/provider';
 import { adminRoutes } from './http/admin';
 import { errorResponse, jsonRpcError } from './http/errors';
 import { failureLimiter } from './http/failures';
-import { hostAndOriginGuard, hostGuard } from './http/guard';
-import { mcpRoutes } from './http/mcp';
-import { createMcpEndpoint } from './mcp/server';
+import { hostGuard } from './http/guard';
+import { type McpRequest, mcpHandler, mcpRoute } from './http/mcp';
+import { createMcpEndpoint, type McpAnswer } from './mcp/server';
 import { type MetadataFetch, webMetadataFetch } from './oauth/clients';
-import { oauthRoutes, resourceMetadataUrl, resourceOf, wellKnownRoutes } from './oauth/routes';
+import { oauthRoutes, wellKnownRoutes } from './oauth/routes';
 
 export interface Deps {
   config: Config;
@@ -43,7 +43,17 @@ const defaultLog = (message: string, err?: unknown) => {
   console.error(`[cairn] ${message}`, err instanceof Error ? (err.stack ?? err.message) : (err ?? ''));
 };
 
-export function createApp(deps: Deps) {
+/** Cairn on one runtime: every route on a Hono app, and /mcp's handler for a runtime that serves it itself (Node). */
+export interface Cairn {
+  app: Hono;
+  mcp: (req: McpRequest) => Promise<McpAnswer>;
+}
+
+export function createApp(deps: Deps): Hono {
+  return createCairn(deps).app;
+}
+
+export function createCairn(deps: Deps): Cairn {
   const { config, store } = deps;
   const log = deps.log ?? defaultLog;
   const service = createMemoryService({
@@ -63,10 +73,11 @@ export function createApp(deps: Deps) {
   /** Sign-ups and OAuth client registrations, every one counted per address. */
   const creations = failureLimiter(store, config.creationLimit);
   /** The proxy's header when configured (its last address: the one the proxy itself saw), else the runtime's. */
-  const addressOf = (c: Context) => {
-    const header = config.clientAddressHeader ? c.req.header(config.clientAddressHeader) : undefined;
-    return header?.split(',').at(-1)?.trim() || deps.clientAddress?.(c) || 'unknown';
+  const addressFrom = (header: (name: string) => string | null | undefined, peer: string | undefined) => {
+    const forwarded = config.clientAddressHeader ? header(config.clientAddressHeader) : undefined;
+    return forwarded?.split(',').at(-1)?.trim() || peer || 'unknown';
   };
+  const addressOf = (c: Context) => addressFrom((name) => c.req.header(name), deps.clientAddress?.(c));
 
   const app = new Hono();
   app.onError((err) => errorResponse(err, log));
@@ -83,7 +94,6 @@ export function createApp(deps: Deps) {
   app.get('/', (c) =>
     c.text(`Cairn ${config.version}: shared memory for agents. MCP endpoint: ${config.baseUrl}/mcp\n`),
   );
-  app.use('/mcp', hostAndOriginGuard(config.allowedHosts, config.allowedOrigins));
   for (const path of ['/oauth/*', '/.well-known/*', '/dashboard/*', '/dashboard']) {
     app.use(path, hostGuard(config.allowedHosts));
   }
@@ -106,17 +116,20 @@ export function createApp(deps: Deps) {
     addressOf,
     ...config.oauth,
   };
-  app.route(
+  const mcp = mcpHandler({
+    store,
+    endpoint,
+    maxBodyBytes: config.maxBodyBytes,
+    failures,
+    addressOf: addressFrom,
+    publicUrl,
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+    log,
+  });
+  app.all(
     '/mcp',
-    mcpRoutes({
-      store,
-      endpoint,
-      maxBodyBytes: config.maxBodyBytes,
-      failures,
-      addressOf,
-      resourceOf: (c) => resourceOf(publicUrl, c),
-      resourceMetadataOf: (c) => resourceMetadataUrl(publicUrl, c),
-    }),
+    mcpRoute(mcp, (c) => deps.clientAddress?.(c)),
   );
   app.route('/.well-known', wellKnownRoutes(oauth));
   app.route('/oauth', oauthRoutes(oauth));
@@ -143,5 +156,5 @@ export function createApp(deps: Deps) {
       addressOf,
     }),
   );
-  return app;
+  return { app, mcp };
 }

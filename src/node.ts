@@ -1,14 +1,15 @@
 /** The Node entry: builds Deps (PGlite or Postgres, filesystem blobs) and serves the app. */
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { type HttpBindings, serve } from '@hono/node-server';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import { createApp } from './app';
+import { createCairn } from './app';
 import { parseSetupInvite, type SetupLinks, setupLinks } from './auth/setup';
 import { type Config, parseConfig } from './config';
 import type { Store } from './domain/ports';
 import { createEmbedder, vectorSpace } from './embeddings/index';
 import { fromThisMachine, localUrl, newLocalAdminToken, writeLocalAdmin } from './local-admin';
+import { isMcpRequest, nodeMcpListener } from './node-mcp';
 import { nodeMetadataFetch } from './oauth/fetch-node';
 import { createFsBlobStore } from './storage/blobs/fs';
 import { openStore } from './storage/pg/client';
@@ -71,7 +72,7 @@ export async function startServer(
   const setup = setupLinks(parseSetupInvite(env.CAIRN_SETUP_INVITE));
   const localToken = config.databaseUrl ? undefined : newLocalAdminToken();
   const socketOf = (c: Context) => (c.env as HttpBindings | undefined)?.incoming?.socket;
-  const app = createApp({
+  const { app, mcp } = createCairn({
     config,
     store,
     blobs,
@@ -86,9 +87,11 @@ export async function startServer(
       },
     }),
   });
-  const server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
-  });
+  // /mcp is served from the socket (src/node-mcp.ts); every other route through Hono
+  const viaHono = getRequestListener(app.fetch);
+  const viaSocket = nodeMcpListener(mcp, (err) => console.error('[cairn] /mcp failed', err));
+  const server = createServer((req, res) => (isMcpRequest(req) ? viaSocket(req, res) : viaHono(req, res)));
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const closeLocal = localToken

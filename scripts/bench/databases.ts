@@ -10,7 +10,6 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { APP_ROLE, migratePostgres, openStore } from '../../src/storage/pg/client';
 import { scheduleMaintenance } from '../../src/storage/pg/maintain';
@@ -198,9 +197,8 @@ async function loadPostgres(template: string, size: number, opts: Options) {
     max: opts.lanes,
     options: `-c role=${APP_ROLE} -c synchronous_commit=off`,
   });
-  const orm = drizzle({ client: pool });
   const store = createPgStore(
-    (q) => orm.execute(q) as Promise<{ rows: Record<string, unknown>[] }>,
+    ({ text, params }) => pool.query(text, params),
     () => pool.end(),
   );
   // the upkeep a server would run meanwhile (src/storage/pg/maintain.ts), on an owner connection

@@ -9,7 +9,9 @@
 -- that qualify: the shared ones of each project the read sees (entries_brief_project_idx), or of
 -- the whole org for an org read (entries_brief_shared_idx), and the caller's own private ones
 -- (entries_brief_private_idx). So a brief reads at most a few times p_per entries, whatever the
--- org's size and however few of its entries qualify.
+-- org's size and however few of its entries qualify. A candidate carries only what the brief's
+-- ranking and lines read (not an entry's whole JSON: links, stale marks, metadata and paths
+-- were most of the bytes the server parsed and dropped).
 CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer)
  RETURNS jsonb
  LANGUAGE sql
@@ -23,7 +25,11 @@ AS $function$
         WHEN 'decision' THEN 'decisions'
         WHEN 'observation' THEN 'failures'
         ELSE 'conventions'
-      END, 'entry', cairn_entry_json(c.row))
+      END, 'entry', jsonb_build_object(
+        'id', (c.row).id, 'kind', (c.row).kind, 'content', (c.row).content, 'rationale', (c.row).rationale,
+        'title', (c.row).title, 'status', (c.row).status, 'steps', (c.row).steps, 'tags', to_jsonb((c.row).tags),
+        'project', (c.row).project, 'agent', (c.row).agent,
+        'created_at', (c.row).created_at, 'updated_at', (c.row).updated_at))
     ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
   FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
   CROSS JOIN LATERAL (

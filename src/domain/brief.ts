@@ -6,13 +6,13 @@
  * each plan, failure and stale plan — for as long as they fit. The text never exceeds the budget,
  * and the same entries give the same brief.
  */
-import type { BriefSection } from './operations';
+import type { BriefEntry, BriefSection } from './operations';
 import type { Entry } from './schemas';
 import { clip, summarise } from './summary';
 
 export interface BriefCandidate {
   section: BriefSection;
-  entry: Entry;
+  entry: BriefEntry;
 }
 
 export interface BriefItem {
@@ -69,7 +69,7 @@ const SEVERE =
 /** A failure already settled in the same entry, or routine (a lint or format check, a flaky rerun). */
 const SETTLED = /\b(fixed|resolved|passed on (a )?rerun|green again|flaky|lint|prettier|format(ting)?)\b/i;
 
-function severity(e: Entry): number {
+function severity(e: BriefEntry): number {
   const severe = e.tags.some((t) => SEVERE_TAGS.has(t.toLowerCase())) || SEVERE.test(e.content);
   return (severe ? 0 : 1) + (SETTLED.test(e.content) ? 1 : 0);
 }
@@ -95,7 +95,7 @@ function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] 
   return keyed.map((x) => x.c);
 }
 
-function words(e: Entry): Set<string> {
+function words(e: BriefEntry): Set<string> {
   return new Set(`${e.title ?? ''} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
 }
 

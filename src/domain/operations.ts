@@ -111,6 +111,23 @@ export type RecallArgs = Args<typeof recallInput>;
 export const BRIEF_SECTIONS = ['plans', 'decisions', 'conventions', 'failures', 'stale'] as const;
 export type BriefSection = (typeof BRIEF_SECTIONS)[number];
 
+/** What a brief candidate carries of its entry (sql/tools/cairn_brief.sql): what ranking and lines read. */
+export type BriefEntry = Pick<
+  Entry,
+  | 'id'
+  | 'kind'
+  | 'content'
+  | 'rationale'
+  | 'title'
+  | 'status'
+  | 'steps'
+  | 'tags'
+  | 'project'
+  | 'agent'
+  | 'created_at'
+  | 'updated_at'
+>;
+
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
 
 export const spaceInput = z.object({
@@ -266,7 +283,7 @@ export interface StoreOps {
     args: SpaceArgs & { per_kind: number };
     result: Omit<SpaceFound, 'brief'> & {
       project?: string | null;
-      candidates?: { section: BriefSection; entry: Entry }[];
+      candidates?: { section: BriefSection; entry: BriefEntry }[];
       caller: SpaceCaller;
     };
   };

@@ -50,7 +50,11 @@ export function claimOf(
   return until > now ? { by: s.claimed_by, until: `${s.claim_expires_at.slice(0, 16).replace('T', ' ')} UTC` } : null;
 }
 
-export function summarise(e: Entry, now = Date.now()): EntrySummary {
+/** What a summary reads of an entry (a brief's candidates carry no source or stale mark). */
+export type Summarised = Pick<Entry, 'kind' | 'title' | 'content' | 'project' | 'rationale' | 'status' | 'steps'> &
+  Partial<Pick<Entry, 'source' | 'stale'>>;
+
+export function summarise(e: Summarised, now = Date.now()): EntrySummary {
   const out: EntrySummary = {
     says: clip(e.kind === 'plan' ? (e.title ?? e.content) : e.content, SAYS),
     where: e.project ? (e.project.split('/').at(-1) ?? e.project) : 'org-wide',

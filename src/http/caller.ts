@@ -7,24 +7,27 @@ import type { Caller } from '../mcp/tool';
 
 export const DEFAULT_AGENT = 'default';
 
+/** A request header by its lower-case name (a web `Headers`, or Node's parsed headers). */
+export type HeaderOf = (name: string) => string | null | undefined;
+
 /**
  * An API key in X-Svc-Key (or X-Legacy-Key), else an OAuth access token in `Authorization: Bearer`,
- * bound to `resource` (the MCP endpoint's URL): its hash covers the resource, and its client is
+ * bound to `resource()` (the MCP endpoint's URL): its hash covers the resource, and its client is
  * the agent unless X-Svc-Agent names one.
  */
-export async function callerFromHeaders(headers: Headers, resource: string): Promise<Caller> {
-  const key = (headers.get('x-svc-key') ?? headers.get('x-legacy-key') ?? '').trim();
-  const agent = parseAgent(headers.get('x-svc-agent'));
-  const projectHeader = headers.get('x-svc-project')?.trim() || undefined;
+export async function callerFromHeaders(header: HeaderOf, resource: () => string): Promise<Caller> {
+  const key = (header('x-svc-key') ?? header('x-legacy-key') ?? '').trim();
+  const agent = parseAgent(header('x-svc-agent') ?? null);
+  const projectHeader = header('x-svc-project')?.trim() || undefined;
   if (!key) {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '')?.[1];
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header('authorization') ?? '')?.[1];
     if (!bearer) {
       throw new Unauthorized('missing credentials: send an API key in the X-Svc-Key header, or an OAuth access token');
     }
     const client = accessTokenClient(bearer);
     if (client === null) throw new Unauthorized(BAD_TOKEN);
     return {
-      keyHash: await accessTokenHash(resource, bearer),
+      keyHash: await accessTokenHash(resource(), bearer),
       agent: agent ?? client,
       agentSource: agent === null ? 'client' : 'header',
       projectHeader,
@@ -43,10 +46,8 @@ export async function callerFromHeaders(headers: Headers, resource: string): Pro
 export const BAD_TOKEN = 'invalid, expired or revoked access token: refresh it, or authorize again';
 
 /** Whether a request authenticates with a bearer token rather than an API key. */
-export function usesBearer(headers: Headers): boolean {
-  return (
-    !headers.get('x-svc-key') && !headers.get('x-legacy-key') && /^Bearer\s/i.test(headers.get('authorization') ?? '')
-  );
+export function usesBearer(header: HeaderOf): boolean {
+  return !header('x-svc-key') && !header('x-legacy-key') && /^Bearer\s/i.test(header('authorization') ?? '');
 }
 
 /** 1–128 printable characters, trimmed; absent or blank means the default agent. */

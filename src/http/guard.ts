@@ -5,35 +5,42 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { jsonRpcError } from './errors';
 
-/** The request's Host, when CAIRN_ALLOWED_HOSTS (or the loopback default) does not list it. */
-function refusedHost(hosts: string[] | null, c: Context): string | undefined {
-  if (!hosts) return undefined;
-  const host = hostname(c.req.header('host') ?? new URL(c.req.url).host);
-  return hosts.includes(host) ? undefined : host;
+/** The 403 to answer a request with, by its Host and Origin; undefined when both may pass. */
+type Refusal = (host: string, origin: string | undefined) => Response | undefined;
+
+const hostOf = (c: Context) => c.req.header('host') ?? new URL(c.req.url).host;
+
+/** Refuses a Host that CAIRN_ALLOWED_HOSTS (or the loopback default) does not list; null: any Host. */
+function hostRefusal(allowedHosts: string[] | null): Refusal {
+  const hosts = allowedHosts?.map((h) => h.toLowerCase()) ?? null;
+  return (host) => {
+    if (!hosts) return undefined;
+    const name = hostname(host);
+    return hosts.includes(name)
+      ? undefined
+      : jsonRpcError(403, `Host "${name}" is not allowed; set CAIRN_ALLOWED_HOSTS`);
+  };
 }
 
 /** Host only: the OAuth routes and the dashboard, which browsers reach from their own origin. */
 export function hostGuard(allowedHosts: string[] | null): MiddlewareHandler {
-  const hosts = allowedHosts?.map((h) => h.toLowerCase()) ?? null;
+  const refuse = hostRefusal(allowedHosts);
   return async (c, next) => {
-    const host = refusedHost(hosts, c);
-    if (host !== undefined) return jsonRpcError(403, `Host "${host}" is not allowed; set CAIRN_ALLOWED_HOSTS`);
+    const refused = refuse(hostOf(c), undefined);
+    if (refused) return refused;
     await next();
   };
 }
 
-export function hostAndOriginGuard(allowedHosts: string[] | null, allowedOrigins: string[]): MiddlewareHandler {
-  const hosts = allowedHosts?.map((h) => h.toLowerCase()) ?? null;
+/** Host and Origin: what /mcp checks first, on every runtime (src/http/mcp.ts). */
+export function hostAndOriginRefusal(allowedHosts: string[] | null, allowedOrigins: string[]): Refusal {
+  const refuseHost = hostRefusal(allowedHosts);
   const origins = new Set(allowedOrigins.map((o) => o.toLowerCase().replace(/\/$/, '')));
-  return async (c, next) => {
-    const host = refusedHost(hosts, c);
-    if (host !== undefined) return jsonRpcError(403, `Host "${host}" is not allowed; set CAIRN_ALLOWED_HOSTS`);
-    const origin = c.req.header('origin');
-    if (origin !== undefined && !origins.has(origin.toLowerCase())) {
-      return jsonRpcError(403, 'this browser origin is not allowed; set CAIRN_ALLOWED_ORIGINS');
-    }
-    await next();
-  };
+  return (host, origin) =>
+    refuseHost(host, origin) ??
+    (origin !== undefined && !origins.has(origin.toLowerCase())
+      ? jsonRpcError(403, 'this browser origin is not allowed; set CAIRN_ALLOWED_ORIGINS')
+      : undefined);
 }
 
 function hostname(host: string): string {

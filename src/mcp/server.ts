@@ -26,6 +26,25 @@ export const INSTRUCTIONS =
   'remember what others will need, decide with a rationale, plan multi-step work, observe outcomes, note private ' +
   'scratch. Writes are attributed to your agent (X-Svc-Agent) and shared per scope.';
 
+/** What the endpoint reads of an HTTP request: its headers, and (for the SDK) a web Request. */
+export interface McpHttp {
+  /** A header by its lower-case name. */
+  header(name: string): string | null | undefined;
+  /** The request as a web Request, its body already read and parsed (made only for the SDK). */
+  web(): Request;
+}
+
+/**
+ * A 200 JSON answer, written by the runtime as it is: the plain requests' answer, made without a
+ * web Response (on Node it goes straight to the socket, src/node-mcp.ts).
+ */
+export interface JsonAnswer {
+  status: 200;
+  json: string;
+}
+
+export type McpAnswer = Response | JsonAnswer;
+
 /** One HTTP exchange: who calls, and an error that must become the exchange's HTTP status. */
 export interface Exchange {
   caller: Caller;
@@ -106,13 +125,13 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * exactly as the SDK's stateless transport would answer it (test/mcp/plain-requests.test.ts compares the
  * two), without building a server and a transport for one request; anything else goes to the SDK.
  */
-function plainRequest(request: Request, body: unknown) {
+function plainRequest(http: McpHttp, body: unknown) {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0') return undefined;
   const { id, method, params } = body;
   if (!(typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)))) return undefined;
   if (params !== undefined && !isPlainObject(params)) return undefined;
-  if (!REVISIONS_2025.has(request.headers.get('mcp-protocol-version') ?? '')) return undefined;
-  const accept = request.headers.get('accept') ?? '';
+  if (!REVISIONS_2025.has(http.header('mcp-protocol-version') ?? '')) return undefined;
+  const accept = http.header('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   if (method === 'tools/list') return { id, tool: undefined };
   if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
@@ -180,14 +199,14 @@ export function createMcpEndpoint(opts: ServeOptions) {
     maxRequestBodySize: opts.maxBodyBytes,
   });
 
-  return async function serve(request: Request, body: unknown, exchange: Exchange): Promise<Response> {
+  return async function serve(http: McpHttp, body: unknown, exchange: Exchange): Promise<McpAnswer> {
     const authInfo = {
       token: exchange.caller.keyHash,
       clientId: exchange.caller.agent,
       scopes: [],
       extra: { exchange },
     };
-    const plain = opts.sdkOnly ? undefined : plainRequest(request, body);
+    const plain = opts.sdkOnly ? undefined : plainRequest(http, body);
     if (plain) {
       let message: string;
       try {
@@ -206,8 +225,9 @@ export function createMcpEndpoint(opts: ServeOptions) {
           error: { code: ProtocolErrorCode.InternalError, message: text },
         });
       }
-      return new Response(message, { headers: { 'content-type': 'application/json' } });
+      return { status: 200, json: message };
     }
+    const request = http.web();
     if (!(await isLegacyRequest(request, body, { maxRequestBodySize: opts.maxBodyBytes }))) {
       return modern.fetch(request, { authInfo, parsedBody: body });
     }

@@ -5,7 +5,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminActions } from '../../src/admin';
@@ -46,9 +45,8 @@ const PATHS: Path[] = [
         options: `-c role=${APP_ROLE}`,
         max: 4,
       });
-      const orm = drizzle({ client: pool });
       const store = createPgStore(
-        (q) => orm.execute(q) as never,
+        ({ text, params }) => pool.query(text, params),
         () => pool.end(),
       );
       return { store, count: () => sent, close: () => store.close() };

@@ -9,6 +9,7 @@ import { adminActions } from '../../src/admin';
 import { sha256Hex } from '../../src/domain/crypto';
 import { createMemoryService } from '../../src/domain/memory';
 import type { Store } from '../../src/domain/ports';
+import { asResponse } from '../../src/http/mcp';
 import { createMcpEndpoint, type Exchange } from '../../src/mcp/server';
 import { createFsBlobStore } from '../../src/storage/blobs/fs';
 import { openStore } from '../../src/storage/pg/client';
@@ -40,7 +41,8 @@ describe('plain requests answered without the SDK', () => {
     const exchange: Exchange = {
       caller: { keyHash, agent: 'tester', agentSource: 'header', projectHeader: '/srv/plain' },
     };
-    const res = await endpoints[which](request, body, exchange);
+    const http = { header: (name: string) => request.headers.get(name), web: () => request };
+    const res = asResponse(await endpoints[which](http, body, exchange));
     // every call counts against the month's quota: the one thing two answers in a row differ in
     const answered = (await res.text())
       .replace(/Tool calls this month: \d+/g, 'Tool calls this month: N')

@@ -7,7 +7,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
 import { scheduleMaintenance } from './maintain';
@@ -15,7 +14,6 @@ import { type MigrationClient, type MigrationReport, migrate } from './migrate';
 import { createPgStore } from './store';
 
 export const APP_ROLE = 'cairn_app';
-const dialect = new PgDialect();
 const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
 const MAINTENANCE_LOCK = 7_266_248; // pg_try_advisory_lock key: one process keeps the database at a time
 
@@ -80,10 +78,7 @@ async function openPglite(dataDir: string, opts: DatabaseOptions): Promise<Store
     opts.maintenanceSeconds ?? 60,
   );
   const store = createPgStore(
-    (q) => {
-      const { sql: text, params } = dialect.sqlToQuery(q);
-      return client.query<Record<string, unknown>>(text, params);
-    },
+    ({ text, params }) => client.query<Record<string, unknown>>(text, params),
     async () => {
       await upkeep.stop();
       await client.close();
@@ -200,10 +195,7 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
     };
   }, opts.maintenanceSeconds ?? 60);
   const store = createPgStore(
-    (q) => {
-      const { sql: text, params } = dialect.sqlToQuery(q);
-      return pool.query({ name: nameOf(text), text, values: params });
-    },
+    ({ text, params }) => pool.query({ name: nameOf(text), text, values: params }),
     async () => {
       await upkeep.stop();
       await pool.end();

@@ -4,15 +4,15 @@
  * used. `fetchEndpoint` points the driver at a local SQL-over-HTTP endpoint in development.
  */
 import { neon, neonConfig } from '@neondatabase/serverless';
-import { drizzle } from 'drizzle-orm/neon-http';
 import type { Store } from '../../domain/ports';
 import { createPgStore } from './store';
 
 export function createNeonStore(databaseUrl: string, fetchEndpoint?: string): Store {
   if (fetchEndpoint) neonConfig.fetchEndpoint = fetchEndpoint;
-  const db = drizzle({ client: neon(databaseUrl) });
+  const client = neon(databaseUrl);
+  // rows as objects, with the result's fields: what drizzle's neon-http `execute` asked for
   return createPgStore(
-    (q) => db.execute(q) as unknown as Promise<{ rows: Record<string, unknown>[] }>,
+    ({ text, params }) => client.query(text, params, { arrayMode: false, fullResults: true }),
     async () => {},
   );
 }

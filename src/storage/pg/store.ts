@@ -4,6 +4,7 @@
  * driver. Works on any drizzle Postgres database (PGlite, node-postgres, Neon).
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import {
   CairnError,
   Conflict,
@@ -37,28 +38,50 @@ import type {
 import type { Artifact, Entry, LedgerEvent } from '../../domain/schemas';
 import { type ApiKeyInfo, withIsoTimes } from '../../domain/types';
 
-/** The one thing the store needs from a driver: run a statement, get rows back. */
-export type Execute = (query: SQL) => Promise<{ rows: Record<string, unknown>[] }>;
+/** A statement's text, with `$n` placeholders, and its parameters. */
+export interface Statement {
+  text: string;
+  params: unknown[];
+}
 
-const FUNCTIONS: Record<StoreOp, SQL> = {
-  write: sql.raw('cairn_write'),
-  plan: sql.raw('cairn_plan'),
-  recall: sql.raw('cairn_recall'),
-  space: sql.raw('cairn_space'),
-  artifact_put: sql.raw('cairn_artifact_put'),
-  artifact_get: sql.raw('cairn_artifact_get'),
-  forget: sql.raw('cairn_forget'),
+/** The one thing the store needs from a driver: run a statement, get rows back. */
+export type Execute = (statement: Statement) => Promise<{ rows: Record<string, unknown>[] }>;
+
+const dialect = new PgDialect();
+
+/**
+ * A tool call's statement, written once per operation: its text is the same every call, so
+ * nothing is rendered per call (drizzle's rendering was a few percent of a short call's CPU).
+ * `cairn_meter` counts the call and checks its limits at the end of the same statement; with a
+ * vector, `cairn_vector_put` stores the entry's vector in it too.
+ */
+const toolStatements = (fn: string) => ({
+  plain: `SELECT cairn_meter($1, ${fn}($2, $3, $4, $5::jsonb)) AS r`,
+  vector: `SELECT cairn_meter($1, cairn_vector_put(${fn}($2, $3, $4, $5::jsonb), $6, $7)) AS r`,
+});
+const TOOL_STATEMENTS: Record<StoreOp, { plain: string; vector: string }> = {
+  write: toolStatements('cairn_write'),
+  plan: toolStatements('cairn_plan'),
+  recall: toolStatements('cairn_recall'),
+  space: toolStatements('cairn_space'),
+  artifact_put: toolStatements('cairn_artifact_put'),
+  artifact_get: toolStatements('cairn_artifact_get'),
+  forget: toolStatements('cairn_forget'),
 };
 
 export function createPgStore(execute: Execute, close: () => Promise<void>): Store {
-  async function one<T>(query: SQL): Promise<T> {
+  async function run<T>(statement: Statement): Promise<T> {
     try {
-      const { rows } = await execute(query);
+      const { rows } = await execute(statement);
       return rows[0]?.r as T;
     } catch (err) {
       throw mapDbError(err);
     }
   }
+  const one = <T>(query: SQL): Promise<T> => {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    return run<T>({ text, params });
+  };
 
   const admin: AdminStore = {
     async createOrg(id, name, key, actor) {
@@ -284,16 +307,17 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       // where the agent came from: cairn_agent holds a key bound to an agent to it
       const args = who.agentSource ? { ...input, agent_source: who.agentSource } : input;
       const { embedding, embedding_model, ...rest } = args as StoreOps[Op]['args'] & EmbeddingArgs;
-      // cairn_meter counts the call and checks its limits at the end of the same statement
+      const statements = TOOL_STATEMENTS[op];
       if ((op === 'write' || op === 'plan') && typeof embedding === 'string') {
-        // the entry's vector is stored by the same statement (cairn_vector_put)
-        return one<Result>(
-          sql`SELECT cairn_meter(${op}, cairn_vector_put(${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(rest)}::jsonb), ${embedding_model}, ${embedding})) AS r`,
-        );
+        return run<Result>({
+          text: statements.vector,
+          params: [op, who.keyHash, who.agent, who.project, JSON.stringify(rest), embedding_model, embedding],
+        });
       }
-      return one<Result>(
-        sql`SELECT cairn_meter(${op}, ${FUNCTIONS[op]}(${who.keyHash}, ${who.agent}, ${who.project}, ${JSON.stringify(args)}::jsonb)) AS r`,
-      );
+      return run<Result>({
+        text: statements.plain,
+        params: [op, who.keyHash, who.agent, who.project, JSON.stringify(args)],
+      });
     },
 
     whoami(keyHash, as) {
