@@ -3,11 +3,14 @@
  * request path (docs/design.md, "CPU per call"): one warm server process (`cairn serve` with
  * `--workers 1`, its Node flags as `npm start` sets them) on a copy of the Postgres 1k database of
  * `npm run bench` (loaded by it when missing), each tool alone at concurrency 1 for --seconds,
- * --rounds times in turn, beside the floor measured before and after each round. Figures: the
- * median over the rounds of the server's CPU (its process, from /proc) per call, and that over
- * the floor's of the same round. Writes bench/results/cpu-<date>.json and the 'cpu' section of
- * BENCHMARKS.md (--no-md: not). The full benchmark (`npm run bench`) measures the same at every
- * size and concurrency, with the worker processes `cairn serve` runs by default.
+ * --rounds times in turn, beside two floors (scripts/bench/floor.ts): the bare one (`SELECT 1`),
+ * and the same server running one query that keeps the database busy as long as the tool's call
+ * takes (its `wait_us` found by probing until the floor's median latency is the tool's), so that
+ * both wait on the database alike. Figures: medians over the rounds of the server's CPU (its
+ * process, from /proc) per call, and of its ratio to each floor in the same round. Writes
+ * bench/results/cpu-<date>.json and the 'cpu' section of BENCHMARKS.md (--no-md: not). The full
+ * benchmark (`npm run bench`) measures every size and concurrency against the bare floor, with
+ * the worker processes `cairn serve` runs by default.
  *
  *   --seconds 4   per tool per round, after a second of warm-up
  *   --rounds 3
@@ -36,13 +39,21 @@ const JIT_WARMUP = Number(arg('jit-warmup', '20'));
 const ONLY = arg('only', '').split(',').filter(Boolean);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Server CPU (ms) per call of `call` at concurrency 1 over SECONDS, after a second of warm-up. */
-async function perCall(target: Running, call: (i: number) => Promise<unknown>): Promise<number> {
+/** Server CPU (ms) per call of `call` at concurrency 1 over `seconds`, after a second of warm-up; the median latency. */
+async function perCall(target: Running, call: (i: number) => Promise<unknown>, seconds = SECONDS) {
   await loop(1, 1, call);
   const cpu0 = treeCpuMs(target.pid);
-  const run = await loop(1, SECONDS, call);
+  const run = await loop(1, seconds, call);
   if (run.errors) throw new Error(`${run.errors} calls failed: ${run.firstError}`);
-  return (treeCpuMs(target.pid) - cpu0) / run.latencies.length;
+  return { ms: (treeCpuMs(target.pid) - cpu0) / run.latencies.length, p50: median(run.latencies) };
+}
+
+interface Figure {
+  server: number;
+  p50: number;
+  bare: number;
+  matched: number;
+  waitUs: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -64,31 +75,50 @@ async function main() {
       state,
       Date.now().toString(36),
     );
-    const floorCall = () => rpcClient(`${floor.url}/mcp`, 'none')('tools/call', { name: 'floor' });
+    const floorRpc = rpcClient(`${floor.url}/mcp`, 'none');
+    const floorCall = (waitUs: number) => () =>
+      floorRpc('tools/call', { name: 'floor', arguments: { wait_us: waitUs } });
+    /** The floor whose median latency is `p50` (ms): its query's wait, probed a few times. */
+    const matchedFloor = async (p50: number, bare: number) => {
+      let wait = Math.max(0, Math.round((p50 - bare) * 1000));
+      for (let probe = 0; probe < 4; probe++) {
+        const run = await loop(1, 1, floorCall(wait));
+        const off = p50 - median(run.latencies);
+        if (Math.abs(off) <= 0.03 * p50) break;
+        wait = Math.max(0, Math.round(wait + off * 1000));
+      }
+      return { wait, ...(await perCall(floor, floorCall(wait))) };
+    };
     const reads = ops.filter((op) => op.name === 'recall' || op.name.startsWith('space.'));
     await loop(1, JIT_WARMUP, (i) => (reads[i % reads.length] as (typeof reads)[number]).call(i));
-    await loop(1, JIT_WARMUP / 4, floorCall);
+    await loop(1, JIT_WARMUP / 4, floorCall(0));
     const wanted = ops.filter(
       (op) => !ONLY.length || ONLY.includes(op.name) || ONLY.includes(op.name.split('.')[0] as string),
     );
-    const figures = new Map<string, { server: number[]; floor: number[] }>();
+    const figures = new Map<string, Figure[]>();
     for (let round = 0; round < ROUNDS; round++) {
       for (const op of wanted) {
         await op.prepare?.(Math.ceil(SECONDS * 2000));
-        const before = await perCall(floor, floorCall);
-        const ms = await perCall(server, op.call);
-        const after = await perCall(floor, floorCall);
-        const f = figures.get(op.name) ?? { server: [], floor: [] };
-        f.server.push(ms);
-        f.floor.push((before + after) / 2);
-        figures.set(op.name, f);
-        log(`round ${round + 1} ${op.name}: ${r3(ms)} ms/call, floor ${r3((before + after) / 2)}`);
+        const bare = await perCall(floor, floorCall(0), Math.min(SECONDS, 2));
+        const tool = await perCall(server, op.call);
+        const matched = await matchedFloor(tool.p50, bare.p50);
+        const f: Figure = { server: tool.ms, p50: tool.p50, bare: bare.ms, matched: matched.ms, waitUs: matched.wait };
+        figures.set(op.name, [...(figures.get(op.name) ?? []), f]);
+        log(
+          `round ${round + 1} ${op.name}: ${r3(f.server)} ms/call at p50 ${r3(f.p50)} ms; floor ${r3(f.bare)}, at the same latency ${r3(f.matched)} (wait ${f.waitUs} µs)`,
+        );
       }
     }
-    const rows = [...figures].map(([op, f]) => {
-      const ratios = f.server.map((s, i) => s / (f.floor[i] as number));
-      return { op, serverMs: r3(median(f.server)), floorMs: r3(median(f.floor)), ratio: r3(median(ratios)) };
-    });
+    const rows = [...figures].map(([op, fs]) => ({
+      op,
+      serverMs: r3(median(fs.map((f) => f.server))),
+      p50: r3(median(fs.map((f) => f.p50))),
+      bareMs: r3(median(fs.map((f) => f.bare))),
+      matchedMs: r3(median(fs.map((f) => f.matched))),
+      waitUs: median(fs.map((f) => f.waitUs)),
+      ratioBare: r3(median(fs.map((f) => f.server / f.bare))),
+      ratioMatched: r3(median(fs.map((f) => f.server / f.matched))),
+    }));
     const date = new Date().toISOString().slice(0, 10);
     const file = `cpu-${date}.json`;
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
@@ -96,9 +126,12 @@ async function main() {
     const md = [
       `Run ${date} on ${cpus().length} cores, Node ${process.versions.node}; command \`npm run bench:cpu${argv.length ? ` -- ${argv.join(' ')}` : ''}\`: one warm server process on the Postgres 1k database, each tool alone at c = 1, ${ROUNDS} rounds of ${SECONDS} s (medians); raw figures in \`bench/results/${file}\`.`,
       '',
-      '| tool | server CPU ms/call | floor ms/call | × floor |',
-      '| --- | --- | --- | --- |',
-      ...rows.map((r) => `| ${r.op} | ${r.serverMs} | ${r.floorMs} | ${r.ratio}× |`),
+      "| tool | p50 ms | server CPU ms/call | floor (`SELECT 1`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it |",
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...rows.map(
+        (r) =>
+          `| ${r.op} | ${r.p50} | ${r.serverMs} | ${r.bareMs} | ${r.ratioBare}× | ${r.matchedMs} (${r.waitUs} µs) | ${r.ratioMatched}× |`,
+      ),
     ].join('\n');
     console.log(md);
     if (!argv.includes('--no-md'))

@@ -8,7 +8,7 @@
  */
 import type { BriefEntry, BriefSection } from './operations';
 import type { Entry } from './schemas';
-import { clip, summarise } from './summary';
+import { clip, planSummary } from './summary';
 
 export interface BriefCandidate {
   section: BriefSection;
@@ -46,20 +46,23 @@ const SHORTEST_LINE = 24;
 
 const date = (iso: string) => iso.slice(0, 10);
 
-/** One entry as a brief line: shorter than recall's, the id only where a tool needs it (plans). */
-function line(c: BriefCandidate, project: string | null): string {
+/**
+ * One entry as a brief line: shorter than recall's, the id only where a tool needs it (plans).
+ * Each text is clipped once, to the line's own length (what clipping recall's summary again gave).
+ */
+function line(c: BriefCandidate, project: string | null, now: number): string {
   const e = c.entry;
-  const s = summarise(e);
   const where = e.project === null && project !== null ? ' [org-wide]' : '';
-  if (e.kind === 'plan' && s.plan) {
-    const next = s.plan.open.length ? ` Next: ${s.plan.open.join('; ')}.` : '';
+  if (e.kind === 'plan') {
+    const plan = planSummary(e, now);
+    const next = plan.open.length ? ` Next: ${plan.open.join('; ')}.` : '';
     const since = c.section === 'stale' ? `, unchanged since ${date(e.updated_at)}` : '';
-    return `- ${clip(s.says, 120)} [${s.plan.status}, ${s.plan.done}/${s.plan.total} done${since}]${next} (plan id ${e.id})${where}`;
+    return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${e.id})${where}`;
   }
-  const says = clip(s.says, c.section === 'decisions' ? 160 : 200);
-  const why = s.why ? ` Why: ${clip(s.why, 120)}` : '';
+  const says = clip(e.content, c.section === 'decisions' ? 160 : 200);
+  const why = e.rationale ? clip(e.rationale, 120) : '';
   const when = c.section === 'failures' ? `${date(e.created_at)}: ` : '';
-  return `- ${when}${says}${why} (${e.agent})${where}`;
+  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${e.agent})${where}`;
 }
 
 /** A failure that hurt: an incident, an outage, a crash, lost or duplicated data. */
@@ -95,9 +98,14 @@ function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] 
   return keyed.map((x) => x.c);
 }
 
+/** An entry's words of three letters or more, lower-cased (ASCII text takes a regular expression without Unicode classes, several times faster). */
 function words(e: BriefEntry): Set<string> {
-  return new Set(`${e.title ?? ''} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []);
+  const text = `${e.title ?? ''} ${e.content}`.toLowerCase();
+  const found = NOT_ASCII.test(text) ? text.match(/[\p{L}\p{N}_]{3,}/gu) : text.match(/\w{3,}/g);
+  return new Set(found ?? []);
 }
+
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** Word overlap (Jaccard); entries of fewer than four words are the same only when equal. */
 function overlap(a: Set<string>, b: Set<string>): number {
@@ -121,6 +129,7 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
     ),
   );
   const total = queues.reduce((n, q) => n + q.length, 0);
+  const now = Date.now();
   // room for the header at its longest (every count as wide as the number of candidates)
   const room = budget - briefHeader(project, total, total).length;
   const chosen: { item: BriefItem; words: Set<string> }[][] = ORDER.map(() => []);
@@ -134,7 +143,7 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
       for (let taken = 0; taken < o.turn && queue.length; ) {
         const c = queue.shift() as BriefCandidate;
         progress = true;
-        const text = line(c, project);
+        const text = line(c, project, now);
         const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
         if (used + cost > room) continue;
         const w = words(c.entry);

@@ -1,4 +1,5 @@
 /** Bad input gets a clear error naming what to fix, and loses nothing already stored. */
+import { connect as tcp } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_KINDS, connect, type McpSession, rawPost, toolCall } from '../helpers/clients';
 import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
@@ -115,6 +116,53 @@ describe.each(TARGETS)('bad input on %s', (db) => {
     });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32013 } });
+  });
+
+  /** Sends `head` and `body` over a socket of its own; the response's text, or '' when `leave` closes it first. */
+  function rawSocket(head: string, body: string, leave = false): Promise<string> {
+    const { hostname, port } = new URL(t.mcpUrl);
+    return new Promise((resolve, reject) => {
+      let got = '';
+      const socket = tcp(Number(port), hostname, () => {
+        socket.write(`${head}\r\n${body}`);
+        if (leave) setTimeout(() => socket.destroy(), 200);
+      });
+      socket.on('data', (d) => {
+        got += d.toString();
+      });
+      socket.on('close', () => resolve(got));
+      socket.on('error', (err) => (leave ? resolve(got) : reject(err)));
+      socket.setTimeout(10_000, () => socket.destroy());
+    });
+  }
+
+  const head = (extra: string) =>
+    `POST /mcp HTTP/1.1\r\nHost: ${new URL(t.mcpUrl).host}\r\nContent-Type: application/json\r\n` +
+    `Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n` +
+    `X-Svc-Key: ${key}\r\nConnection: close\r\n${extra}`;
+
+  it('answers 413 for a streamed body (no Content-Length) once it passes the limit, and serves on', async () => {
+    const chunk = JSON.stringify(toolCall('remember', { content: 'y'.repeat(300 * 1024) }));
+    const chunked = `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`;
+    const answer = await rawSocket(head('Transfer-Encoding: chunked\r\n'), chunked);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('-32013');
+    const small = JSON.stringify(toolCall('recall', { query: 'precious memory' }));
+    const ok = await rawSocket(
+      head('Transfer-Encoding: chunked\r\n'),
+      `${small.length.toString(16)}\r\n${small}\r\n0\r\n\r\n`,
+    );
+    expect(ok).toMatch(/^HTTP\/1\.1 200 /);
+    expect(ok).toContain(keep);
+  });
+
+  it('writes nothing for a client that leaves in the middle of its body', async () => {
+    const body = JSON.stringify(toolCall('remember', { content: `left halfway ${'z'.repeat(100_000)}` }));
+    await rawSocket(head(`Content-Length: ${body.length}\r\n`), body.slice(0, 40_000), true);
+    await new Promise((r) => setTimeout(r, 300));
+    const found = await s.call('recall', { query: 'left halfway' });
+    expect(found.text).not.toContain('left halfway');
+    expect((await s.call('recall', { query: 'precious memory' })).text).toContain(keep);
   });
 
   it('answers a body that is not JSON with a parse error', async () => {
