@@ -20,11 +20,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { allOps, rpcClient } from './bench/calls';
 import { readCorpus } from './bench/corpus';
-import { ADMIN_URL, prepare, ROOT, RUN_DB } from './bench/databases';
-import { loop } from './bench/measure';
+import { dropRunDb, prepare, ROOT } from './bench/databases';
+import { loop, percentile } from './bench/measure';
 import { type Running, startCairn, startFloor, treeCpuMs } from './bench/procs';
 import { writeBenchmarkSection } from './benchmarks-md';
 
@@ -56,7 +55,11 @@ interface Figure {
   waitUs: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function main() {
@@ -139,10 +142,7 @@ async function main() {
   } finally {
     await server.stop();
     await floor.stop();
-    const c = new pg.Client({ connectionString: ADMIN_URL });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${RUN_DB} WITH (FORCE)`);
-    await c.end();
+    await dropRunDb();
   }
 }
 

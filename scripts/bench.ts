@@ -30,10 +30,9 @@ import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { allOps, type RunState, rpcClient } from './bench/calls';
 import { readCorpus } from './bench/corpus';
-import { ADMIN_URL, type Db, ensureTemplate, prepare, ROOT, RUN_DB } from './bench/databases';
+import { type Db, dropRunDb, ensureTemplate, prepare, ROOT, RUN_DB } from './bench/databases';
 import { type Cell, type CellOptions, loop, runCell } from './bench/measure';
 import { type OrgWrites, orgWrites } from './bench/org-writes';
 import { startCairn, startFloor } from './bench/procs';
@@ -160,12 +159,7 @@ async function benchOne(db: Db, size: number, corpus: ReturnType<typeof readCorp
   } finally {
     await server.stop();
     await floor.stop();
-    if (db === 'postgres') {
-      const c = new pg.Client({ connectionString: ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${RUN_DB} WITH (FORCE)`);
-      await c.end();
-    }
+    if (db === 'postgres') await dropRunDb();
   }
 }
 

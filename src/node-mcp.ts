@@ -9,7 +9,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { LimitExceeded, ParseError } from './domain/errors';
+import { bodyBrokeOff, bodyTooLarge } from './http/body';
 import type { McpRequest } from './http/mcp';
 import type { McpAnswer } from './mcp/server';
 
@@ -27,14 +27,13 @@ export function isMcpRequest(req: IncomingMessage): boolean {
 /** Serves /mcp requests through `handler`; `onError` logs what could not be answered. */
 export function nodeMcpListener(handler: Handler, onError: (err: unknown) => void): RequestListener {
   return (incoming, outgoing) => {
-    handler(view(incoming)).then(
-      (answer) => write(outgoing, answer),
-      (err) => {
+    handler(view(incoming))
+      .then((answer) => write(outgoing, answer))
+      .catch((err) => {
         onError(err);
         if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
         outgoing.end('{"jsonrpc":"2.0","error":{"code":-32603,"message":"internal error"},"id":null}');
-      },
-    );
+      });
   };
 }
 
@@ -70,8 +69,7 @@ function view(req: IncomingMessage): McpRequest {
 
 /** The body whole; past `maxBytes` (declared or received) a 413, and the rest is left to drain. */
 function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
-  if (Number(req.headers['content-length'] ?? Number.NaN) > maxBytes) return Promise.reject(tooLarge());
+  if (Number(req.headers['content-length'] ?? Number.NaN) > maxBytes) return Promise.reject(bodyTooLarge(maxBytes));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -84,7 +82,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
     req.on('data', (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > maxBytes) fail(tooLarge());
+      if (size > maxBytes) fail(bodyTooLarge(maxBytes));
       else chunks.push(chunk);
     });
     req.on('end', () => {
@@ -92,8 +90,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
       done = true;
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
     });
-    const broke = () =>
-      fail(new ParseError('the request body broke off: the client went away or the connection failed'));
+    const broke = () => fail(bodyBrokeOff());
     req.on('error', broke);
     req.on('close', () => {
       if (!req.complete) broke();

@@ -165,6 +165,13 @@ function templateOf(db: Db, size: number, schema: string): string {
   return db === 'postgres' ? `cairn_bench_t${size}_${schema.slice(0, 8)}` : join(STATE, `embedded-${size}`);
 }
 
+/** Drops the copy a run served (what `prepare` made on Postgres). */
+export function dropRunDb(): Promise<void> {
+  return admin(async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${RUN_DB} WITH (FORCE)`);
+  });
+}
+
 /** A fresh copy of the loaded database of this size, loading the template first when needed. */
 export async function prepare(db: Db, size: number, opts: Options): Promise<Prepared> {
   const { manifest, reused } = await ensureTemplate(db, size, opts);

@@ -34,12 +34,11 @@ async function driver(): Promise<Query> {
       () => true,
       (err) => process.stderr.write(`floor: no waiting query (${err.message})\n`) && false,
     );
-    return (waitUs) =>
-      waitUs > 0 && waits
-        ? pool.query({ name: 'wait', text: 'SELECT cairn_bench_floor_wait($1) AS r', values: [waitUs] })
-        : waitUs > 0
-          ? Promise.reject(new Error('this floor cannot wait: cairn_bench_floor_wait could not be made'))
-          : pool.query('SELECT 1 AS r');
+    return async (waitUs) => {
+      if (waitUs === 0) return pool.query('SELECT 1 AS r');
+      if (!waits) throw new Error('this floor cannot wait: cairn_bench_floor_wait could not be made');
+      return pool.query({ name: 'wait', text: 'SELECT cairn_bench_floor_wait($1) AS r', values: [waitUs] });
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(process.env.FLOOR_DATA_DIR ?? 'memory://');

@@ -45,7 +45,7 @@ export interface CellOptions {
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }

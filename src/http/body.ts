@@ -1,8 +1,15 @@
 /** Reads a request body up to a byte limit, answering 413 before parsing anything larger. */
 import { LimitExceeded, ParseError } from '../domain/errors';
 
+/** A body past the limit: 413, before it is parsed. */
+export const bodyTooLarge = (maxBytes: number) =>
+  new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
+/** A body that stopped arriving. */
+export const bodyBrokeOff = () =>
+  new ParseError('the request body broke off: the client went away or the connection failed');
+
 export async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = () => new LimitExceeded(`request body is larger than ${maxBytes} bytes`, 413);
+  const tooLarge = () => bodyTooLarge(maxBytes);
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) throw tooLarge();
   try {
@@ -12,7 +19,7 @@ export async function readLimited(request: Request, maxBytes: number): Promise<U
     return await readCapped(request.body, maxBytes, tooLarge);
   } catch (err) {
     if (err instanceof LimitExceeded) throw err;
-    throw new ParseError('the request body broke off: the client went away or the connection failed');
+    throw bodyBrokeOff();
   }
 }
 

@@ -21,7 +21,6 @@ import { hostAndOriginRefusal } from './guard';
 /** A request to /mcp as the handler reads it, on any runtime. */
 export interface McpRequest extends McpHttp {
   method: string;
-  header: HeaderOf;
   /** The request's Host: its header, else its URL's. */
   host(): string;
   /** The body, read whole; more than `maxBytes` is refused (413) before it is all read. */
@@ -51,9 +50,11 @@ export function mcpHandler(deps: McpDeps): (req: McpRequest) => Promise<McpAnswe
   const { store, endpoint, maxBodyBytes, failures, addressOf, publicUrl, log } = deps;
   const refusal = hostAndOriginRefusal(deps.allowedHosts, deps.allowedOrigins);
   const base = (req: McpRequest) => publicUrl ?? req.origin();
+  /** The protected resource a bearer token is bound to: this endpoint's URL. */
+  const resource = (req: McpRequest) => () => `${base(req)}/mcp`;
 
   async function post(req: McpRequest): Promise<McpAnswer> {
-    const caller = await callerFromHeaders(req.header, () => `${base(req)}/mcp`);
+    const caller = await callerFromHeaders(req.header, resource(req));
     const type = req.header('content-type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       return jsonRpcError(415, 'Content-Type must be application/json');
@@ -72,7 +73,7 @@ export function mcpHandler(deps: McpDeps): (req: McpRequest) => Promise<McpAnswe
   // No server-initiated stream and no sessions: GET says whether the key is good, then 405.
   async function other(req: McpRequest): Promise<McpAnswer> {
     if (req.method === 'GET' || req.method === 'HEAD') {
-      const caller = await callerFromHeaders(req.header, () => `${base(req)}/mcp`);
+      const caller = await callerFromHeaders(req.header, resource(req));
       await store.whoami(caller.keyHash, caller);
       return jsonRpcError(405, 'Method not allowed: this server is stateless; POST JSON-RPC messages to /mcp', {
         allow: 'POST',
