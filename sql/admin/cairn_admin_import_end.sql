@@ -37,7 +37,7 @@ BEGIN
     DELETE FROM import_staging WHERE org_id = p_org;
     INSERT INTO agent_activity (org_id, agent, private, events, first_at, last_at)
       SELECT p_org, agent, private, count(*), min(at), max(at) FROM ledger
-      WHERE org_id = p_org AND op <> 'sealed' GROUP BY agent, private;
+      WHERE org_id = p_org AND op <> 'sealed' AND coalesce(actor_kind, 'agent') = 'agent' GROUP BY agent, private;
     UPDATE ledger_heads SET importing = false WHERE org_id = p_org;
   END IF;
   PERFORM cairn_org_seal(p_org, true);

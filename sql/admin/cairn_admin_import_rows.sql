@@ -14,7 +14,6 @@ DECLARE
   v_h ledger_heads;
   v_chain uuid;
   v_last timestamptz;
-  v_hash text;
   v_taken uuid;
   r jsonb;
   l ledger;
@@ -74,17 +73,19 @@ BEGIN
         l.content_sha256 := NULL;
         l.reason := NULL;
         l.salt := NULL;
+        l.actor_kind := NULL;
         l.verified := false;
         l.private := true;
       ELSE
-        v_hash := cairn_sha256(l.prev_hash || cairn_ledger_canonical(l.seq, v_chain, l.at, l.agent, l.op, l.entry_id,
-          l.project, l.content_sha256, l.reason) || CASE WHEN l.verified THEN '8:verified' ELSE '' END
-          || CASE WHEN l.salt IS NOT NULL THEN octet_length(l.salt)::text || ':' || l.salt ELSE '' END);
-        IF v_hash IS DISTINCT FROM l.hash THEN
+        l.verified := coalesce(l.verified, false);
+        IF l.actor_kind NOT IN ('agent', 'member', 'operator') THEN
+          RAISE EXCEPTION 'event: seq % has actor_kind "%"; it is agent, member, operator or absent', l.seq, l.actor_kind
+            USING ERRCODE = 'CN422';
+        END IF;
+        IF cairn_ledger_hash(l.prev_hash, v_chain, l) IS DISTINCT FROM l.hash THEN
           RAISE EXCEPTION 'event: seq %''s hash does not match its content; the file was changed (cairn ledger verify --file says where)',
             l.seq USING ERRCODE = 'CN422';
         END IF;
-        l.verified := coalesce(l.verified, false);
         l.private := coalesce(l.private, false);
       END IF;
       INSERT INTO import_staging (org_id, part, n, row) VALUES (p_org, 'event', l.seq, to_jsonb(l));

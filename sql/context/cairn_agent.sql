@@ -4,7 +4,8 @@
 -- the default). p_source says where the server took it from: 'header', 'client' or 'default'.
 -- Whether the identity came from the credential rather than a header is left in cairn.verified
 -- for the ledger events of the statement (cairn_ledger_append).
--- The agent is also left in cairn.reader, for what is shown of supersede links (cairn_link_seen).
+-- The agent is also left in cairn.reader, for what is shown of supersede links (cairn_link_seen),
+-- and cairn.actor_kind says the statement's events are an agent's (cairn_ledger_append).
 CREATE OR REPLACE FUNCTION public.cairn_agent(p_agent text, p_source text)
  RETURNS text
  LANGUAGE plpgsql
@@ -12,6 +13,7 @@ AS $function$
 DECLARE
   v_bound text := nullif(current_setting('cairn.bound_agent', true), '');
 BEGIN
+  PERFORM set_config('cairn.actor_kind', 'agent', true);
   IF v_bound IS NOT NULL THEN
     IF p_source = 'header' AND p_agent IS DISTINCT FROM v_bound THEN
       RAISE EXCEPTION 'this API key is bound to agent "%" and cannot act as "%": send X-Svc-Agent: % or leave it out',

@@ -1,6 +1,6 @@
 -- Activity per agent: the session org's ledger events per agent per UTC day over the last p_days
 -- days (today included), oldest first; no event about an agent's private entry (the dashboard
--- shows none of them). Read through the index on (org_id, at).
+-- shows none of them), and none of a member or an operator. Read through the index on (org_id, at).
 CREATE OR REPLACE FUNCTION public.cairn_dash_activity(p_token_hash text, p_days integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -14,6 +14,6 @@ BEGIN
       ORDER BY d.day, d.agent), '[]'::jsonb)
     FROM (SELECT l.agent, to_char(l.at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS events
           FROM ledger l
-          WHERE l.org_id = a.org_id AND l.at >= v_since AND NOT l.private
+          WHERE l.org_id = a.org_id AND l.at >= v_since AND NOT l.private AND coalesce(l.actor_kind, 'agent') = 'agent'
           GROUP BY 1, 2) d);
 END $function$;

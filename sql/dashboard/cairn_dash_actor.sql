@@ -1,4 +1,5 @@
 -- The user and org a session acts for: 401 without a live session, 403 outside the user's orgs.
+-- The statement's ledger events are a member's (cairn.actor_kind; the email names the actor).
 CREATE OR REPLACE FUNCTION public.cairn_dash_actor(p_token_hash text, OUT user_id uuid, OUT email text, OUT org_id uuid)
  RETURNS record
  LANGUAGE plpgsql
@@ -15,4 +16,5 @@ BEGIN
     RAISE EXCEPTION 'org: not one of your orgs' USING ERRCODE = 'CN403';
   END IF;
   PERFORM set_config('cairn.org', org_id::text, true);
+  PERFORM set_config('cairn.actor_kind', 'member', true);
 END $function$;

@@ -7,5 +7,5 @@ AS $function$
   SELECT jsonb_build_object(
     'seq', l.seq, 'at', l.at, 'agent', l.agent, 'op', l.op, 'entry_id', l.entry_id,
     'project', l.project, 'content_sha256', l.content_sha256, 'reason', l.reason,
-    'verified', l.verified, 'prev_hash', l.prev_hash, 'hash', l.hash)
+    'verified', l.verified, 'actor_kind', l.actor_kind, 'prev_hash', l.prev_hash, 'hash', l.hash)
 $function$;

@@ -7,7 +7,9 @@
 -- canonical form then ends with the field `verified`, so an event hashed before the flag existed,
 -- or one not verified, keeps the form it had. p_private: the event is about an entry or artifact
 -- private to p_agent, which other agents' ledger views leave out (not hashed: it says who sees
--- the event, not what happened). While an import loads the org (cairn_admin_import_begin), its
+-- the event, not what happened). Who acted (ledger.actor_kind, hashed): 'agent' when the statement
+-- resolved a tool call's agent (cairn_agent), 'member' when it acts for a dashboard session
+-- (cairn_dash_actor), else 'operator' (the CLI, /admin, first start). While an import loads the org (cairn_admin_import_begin), its
 -- writes are refused: they would land in an org whose memory is not all there yet.
 CREATE OR REPLACE FUNCTION public.cairn_ledger_append(p_org uuid, p_agent text, p_op text, p_entry uuid, p_project text, p_sha text, p_reason text, p_private boolean)
  RETURNS void
@@ -18,8 +20,10 @@ BEGIN
     RAISE EXCEPTION 'this org is being imported (cairn import); its writes resume when the import ends, retry in a minute'
       USING ERRCODE = 'CN503';
   END IF;
-  INSERT INTO ledger_pending (org_id, at, agent, op, entry_id, project, content_sha256, reason, verified, private)
+  INSERT INTO ledger_pending (org_id, at, agent, op, entry_id, project, content_sha256, reason, verified, private,
+      actor_kind)
     VALUES (p_org, date_trunc('milliseconds', clock_timestamp()), p_agent, p_op, p_entry, p_project, p_sha,
-      p_reason, coalesce(current_setting('cairn.verified', true), '') = 'on', p_private);
+      p_reason, coalesce(current_setting('cairn.verified', true), '') = 'on', p_private,
+      coalesce(nullif(current_setting('cairn.actor_kind', true), ''), 'operator'));
   PERFORM cairn_org_seal(p_org, false);
 END $function$;

@@ -6,7 +6,7 @@
 -- (p_wait false): when another statement of the org holds the lock, its rows wait for the next
 -- holder; so one lock and one commit serve a batch of writes, and no write of the org waits for
 -- another's. A reader of the ledger, counts or usage waits (p_wait true), so it sees every write
--- answered before it. Hashes cover the head's chain id (the org's own id unless it was imported
+-- answered before it. Hashes (cairn_ledger_hash) cover the head's chain id (the org's own id unless it was imported
 -- from another install). Returns whether it folded (it held the lock).
 CREATE OR REPLACE FUNCTION public.cairn_org_seal(p_org uuid, p_wait boolean)
  RETURNS boolean
@@ -21,9 +21,8 @@ DECLARE
   v_last timestamptz;
   v_at timestamptz;
   v_ats timestamptz[] := '{}';
-  v_hash text;
+  v_ev ledger;
   v_chain uuid;
-  v_salt text;
   v_month date := cairn_month_start(clock_timestamp());
   v_calls bigint;
   v_days date[];
@@ -58,25 +57,35 @@ BEGIN
       -- events are in time order along the chain: one written earlier but sealed later takes the
       -- time of the event before it
       v_at := greatest(e.at, v_last);
+      v_ev := NULL;
+      v_ev.org_id := p_org;
+      v_ev.seq := v_seq;
+      v_ev.at := v_at;
+      v_ev.agent := e.agent;
+      v_ev.op := e.op;
+      v_ev.entry_id := e.entry_id;
+      v_ev.project := e.project;
+      v_ev.content_sha256 := e.content_sha256;
+      v_ev.reason := e.reason;
+      v_ev.verified := e.verified;
+      v_ev.private := e.private;
+      v_ev.actor_kind := e.actor_kind;
       -- a private event's hash covers a secret no reader sees (ledger.salt): the hashes readers
       -- see after it cannot confirm a guess of the hidden note (docs/design.md, "Who can do what")
-      v_salt := CASE WHEN e.private THEN replace(gen_random_uuid()::text, '-', '') END;
-      v_hash := cairn_sha256(v_prev || cairn_ledger_canonical(
-        v_seq, v_chain, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason)
-        || CASE WHEN e.verified THEN '8:verified' ELSE '' END
-        || CASE WHEN v_salt IS NOT NULL THEN '32:' || v_salt ELSE '' END);
-      INSERT INTO ledger (org_id, seq, at, agent, op, entry_id, project, content_sha256, reason, verified,
-          private, salt, prev_hash, hash)
-        VALUES (p_org, v_seq, v_at, e.agent, e.op, e.entry_id, e.project, e.content_sha256, e.reason,
-          e.verified, e.private, v_salt, v_prev, v_hash);
-      v_prev := v_hash;
+      v_ev.salt := CASE WHEN e.private THEN replace(gen_random_uuid()::text, '-', '') END;
+      v_ev.prev_hash := v_prev;
+      v_ev.hash := cairn_ledger_hash(v_prev, v_chain, v_ev);
+      INSERT INTO ledger SELECT (v_ev).*;
+      v_prev := v_ev.hash;
       v_last := v_at;
       v_ats := v_ats || v_at;
     END LOOP;
-    UPDATE ledger_heads SET seq = v_seq, hash = v_hash WHERE org_id = p_org;
+    UPDATE ledger_heads SET seq = v_seq, hash = v_prev WHERE org_id = p_org;
     INSERT INTO agent_activity AS a (org_id, agent, private, events, first_at, last_at)
       SELECT p_org, x.agent, x.private, count(*), min(t.at), max(t.at)
       FROM unnest(v_events) WITH ORDINALITY x JOIN unnest(v_ats) WITH ORDINALITY t(at, n) ON t.n = x.ordinality
+      -- agents only: a member's or an operator's actions are not an agent's activity
+      WHERE coalesce(x.actor_kind, 'agent') = 'agent'
       GROUP BY x.agent, x.private ORDER BY x.agent, x.private
       ON CONFLICT (org_id, agent, private) DO UPDATE SET events = a.events + excluded.events,
         last_at = greatest(a.last_at, excluded.last_at);

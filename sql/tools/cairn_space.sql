@@ -38,7 +38,7 @@ BEGIN
     FROM (SELECT * FROM ledger l
       WHERE l.org_id = v_org AND l.seq >= v_from
         AND (NOT p_args ? 'entry_id' OR l.entry_id = (p_args->>'entry_id')::uuid)
-        AND (NOT p_args ? 'agent' OR l.agent = p_args->>'agent')
+        AND (NOT p_args ? 'agent' OR l.agent = p_args->>'agent' AND coalesce(l.actor_kind, 'agent') = 'agent')
         AND (NOT p_args ? 'since' OR l.at >= (p_args->>'since')::timestamptz)
         AND (NOT l.private OR l.agent = p_agent)
       ORDER BY l.seq DESC LIMIT v_limit) l;

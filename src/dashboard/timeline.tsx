@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The ledger as a vertical timeline, newest first: each event's time, sequence number, agent,
- * operation, the entry it concerns and the reason given; a badge when the agent came from the
- * credential (`verified`), and, when the chain does not verify, the event where it breaks and
+ * operation, the entry it concerns and the reason given; a badge naming who acted when it was not an
+ * agent (a member in the dashboard, an operator), one when the agent came from the credential (`verified`), and, when the chain does not verify, the event where it breaks and
  * those after it marked as such (in words, not by colour alone).
  */
 import type { LedgerEvent } from '../domain/schemas';
@@ -20,6 +20,12 @@ function standing(seq: number, chain: ChainState): 'ok' | 'breaks' | 'after' {
   if (chain.ok || chain.broken_at === null || seq < chain.broken_at) return 'ok';
   return seq === chain.broken_at ? 'breaks' : 'after';
 }
+
+/** What the kind badge says of an actor that is not an agent. */
+const ACTOR_TITLES = {
+  member: 'a member of the org, acting in the dashboard',
+  operator: "the install's operator: the command line or the admin API",
+} as const;
 
 /** Operations whose `entry_id` names an entry that may still be shown (a forgotten one is gone). */
 const ENTRY_OPS = /^(remember|observe|decide|note|plan\.)/;
@@ -58,6 +64,13 @@ export function Timeline(p: { events: LedgerEvent[]; chain: ChainState; label: s
             </p>
             <p>
               <strong>{e.agent}</strong>{' '}
+              {e.actor_kind === 'member' || e.actor_kind === 'operator' ? (
+                <>
+                  <span class="badge" title={ACTOR_TITLES[e.actor_kind]}>
+                    {e.actor_kind}
+                  </span>{' '}
+                </>
+              ) : null}
               {e.verified ? (
                 <>
                   <span class="badge ok" title="the agent came from the credential, not from a header">

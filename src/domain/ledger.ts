@@ -1,7 +1,8 @@
 /**
  * The ledger's hash chain: hash = SHA-256(prev_hash ‖ canonical event), where the canonical event
- * is each field length-prefixed (`<utf8 length>:<text>`), then `verified` only on an event
- * whose agent came from its credential. The database computes it on append
+ * is each field length-prefixed (`<utf8 length>:<text>`), then, each only on an event that has it,
+ * `verified` (its agent came from its credential), `actor:<kind>` (who acted, recorded since
+ * drizzle/0032) and a private event's salt (cairn_ledger_hash). The database computes it on append
  * (cairn_ledger_canonical); this module recomputes it independently to verify a chain.
  */
 import { sha256Hex, utf8Length } from './crypto';
@@ -25,6 +26,8 @@ export function canonicalEvent(orgId: string, e: VerifiableEvent): string {
     e.reason ?? '',
     // only a verified event has the tenth field: older and unverified events keep their form
     ...(e.verified ? ['verified'] : []),
+    // who acted: events recorded before the kind was have none
+    ...(e.actor_kind ? [`actor:${e.actor_kind}`] : []),
     // a private event's secret, last: events without one keep their form
     ...(e.salt ? [e.salt] : []),
   ];

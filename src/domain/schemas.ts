@@ -173,6 +173,9 @@ export const artifactOut = z.object({
 /** A recall hit: an entry and its score (cairn_hit_json). */
 export const hitOut = entryOut.extend({ score: z.number() });
 
+/** Who acts in a ledger event (ledger.actor_kind). */
+export const ACTOR_KINDS = ['agent', 'member', 'operator'] as const;
+
 export const eventOut = z.object({
   seq: z.number().int(),
   at: time,
@@ -184,6 +187,12 @@ export const eventOut = z.object({
   reason: nullableText,
   /** The agent came from the credential (a bound key, an OAuth client), not from a header. */
   verified: z.boolean(),
+  actor_kind: z
+    .enum(ACTOR_KINDS)
+    .nullable()
+    .describe(
+      'Who acted: agent (a tool call), member (a dashboard user; agent is the email) or operator (CLI, admin API); null on events recorded before kinds were.',
+    ),
   prev_hash: z.string(),
   hash: z.string(),
 });

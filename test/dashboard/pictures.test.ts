@@ -46,6 +46,7 @@ describe('pictures', () => {
       content_sha256: null,
       reason: null,
       verified: seq === 1,
+      actor_kind: seq === 3 ? 'member' : 'agent',
       prev_hash: '0',
       hash: '1',
     });
@@ -56,5 +57,8 @@ describe('pictures', () => {
     expect(html).toContain('The chain breaks here');
     expect(html).toContain('After the break');
     expect(html.match(/verified agent/g)).toHaveLength(1);
+    // a member's action says so; an agent's has no kind badge
+    expect(html.match(/<span class="badge" title="a member of the org, acting in the dashboard">member<\/span>/g)).toHaveLength(1);
+    expect(html).not.toContain('>agent</span>');
   });
 });

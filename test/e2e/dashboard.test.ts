@@ -564,6 +564,45 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await b.get(`/dashboard/memory/${v1}`)).html).toContain('version 1 (this one)');
   });
 
+  it("tells a member's actions from an agent's, even one that calls itself by the member's email", async () => {
+    const b = new BrowserLike(t.url);
+    const address = email();
+    await signUp(b, address);
+    await b.get('/dashboard/settings/keys');
+    const secret = secretIn((await b.post('/dashboard/settings/keys', { name: 'mimic' })).html);
+    // an agent may take any printable name, the member's email included
+    const mimic = await connect('v2', t.mcpUrl, { key: secret, agent: address });
+    try {
+      const id = ((await mimic.call('remember', { content: 'Staging is rebuilt nightly.' })).structured.entry as { id: string })
+        .id;
+      expect((await b.post(`/dashboard/memory/${id}/forget`, { reason: 'stale' })).location).toBe(
+        '/dashboard/memory?forgotten=1',
+      );
+      type Event = { agent: string; op: string; actor_kind: string | null };
+      const ledger = await mimic.call('space', { view: 'ledger' });
+      const events = (ledger.structured.events as Event[]).map(({ agent, op, actor_kind }) => ({ agent, op, actor_kind }));
+      expect(events).toEqual([
+        { agent: address, op: 'forget', actor_kind: 'member' },
+        { agent: address, op: 'remember', actor_kind: 'agent' },
+        { agent: address, op: 'key.create', actor_kind: 'member' },
+      ]);
+      expect(ledger.text).toMatch(new RegExp(`^#3 \\S+ \\S+ ${address} \\(member\\) forget ${id}$`, 'm'));
+      expect(ledger.text).toMatch(new RegExp(`^#2 \\S+ \\S+ ${address} remember ${id}$`, 'm'));
+      // the agent's own events only, by the agent filter and in the agents view
+      const own = await mimic.call('space', { view: 'ledger', agent: address });
+      expect((own.structured.events as Event[]).map((e) => e.op)).toEqual(['remember']);
+      const agents = await mimic.call('space', { view: 'agents' });
+      expect(agents.structured.agents).toEqual([expect.objectContaining({ agent: address, events: 1 })]);
+    } finally {
+      await mimic.close();
+    }
+    const page = (await b.get('/dashboard/ledger')).html;
+    expect(page).toContain('Chain verified: all 3 events are intact.'); // the kinds are hashed
+    expect(page.match(/title="a member of the org, acting in the dashboard">member</g)).toHaveLength(2);
+    // activity per agent counts the agent's write only
+    expect(page).toContain(`${address} 1`);
+  });
+
   it('draws a plan as a board with its claims, activity per agent, what changed between versions, and the ledger as a timeline', async () => {
     const b = new BrowserLike(t.url);
     const address = email();
@@ -622,13 +661,14 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(entry).toContain('Deploys run <ins><span class="visually-hidden">[inserted: </span>early <span');
     expect(entry).not.toContain('<del><span');
 
-    // activity per agent: today's counts for each, the private note left out
+    // activity per agent: today's counts for each, the private note left out, and the member's
+    // two keys too (a member is not an agent)
     const ledger = (await b.get('/dashboard/ledger')).html;
     const today = new Date().toISOString().slice(0, 10);
     expect(ledger).toContain('aria-labelledby="activity-title"');
     expect(ledger).toContain(
       `<td data-label="Day">${today}</td><td data-label="lead">3</td><td data-label="reviewer">2</td>` +
-        `<td data-label="${address}">2</td><td data-label="All">7</td>`,
+        `<td data-label="All">5</td>`,
     );
     // the timeline: newest first, the bound key's agent verified, the entry linked
     const events = /<ol class="timeline plain"[\s\S]*?<\/ol>/.exec(ledger)?.[0] ?? '';

@@ -49,6 +49,14 @@ describe.each(TARGETS)('ledger on %s', (db) => {
     const all = await alice.call('space', { view: 'ledger', limit: 500 });
     const seqs = (all.structured.events as { seq: number }[]).map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs.length - i));
+    // who acted: the org's first key was made by the operator (the test harness, as `test`), every
+    // write by an agent
+    const kinds = (all.structured.events as LedgerEvent[]).map((e) => `${e.agent}/${e.actor_kind}`);
+    expect(kinds.at(-1)).toBe('test/operator');
+    expect(new Set(kinds.slice(0, -1))).toEqual(new Set(['alice/agent', 'bob/agent']));
+    expect(all.text).toMatch(/^#1 \S+ \S+ test \(operator\) key\.create /m);
+    const agents = await alice.call('space', { view: 'agents' });
+    expect((agents.structured.agents as { agent: string }[]).map((a) => a.agent).sort()).toEqual(['alice', 'bob']);
     expect(await verify()).toEqual({ ok: true, events: seqs.length, broken_at: null });
     await alice.close();
     await bob.close();

@@ -219,7 +219,8 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
              'agents', (SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
                'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)
                FROM (SELECT agent, count(*) AS n, min(at) AS first_at, max(at) AS last_at
-                 FROM ledger WHERE org_id = $1 AND (NOT private OR agent = $2) GROUP BY agent) a)) AS r`,
+                 FROM ledger WHERE org_id = $1 AND (NOT private OR agent = $2) AND actor_kind = 'agent'
+                 GROUP BY agent) a)) AS r`,
           [org, agent, scope, project],
         )
       )[0]?.r as Record<string, unknown>;

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASES_DIR, type ReleaseManifest } from '../../scripts/sql-source';
+import { type VerifiableEvent, verifyChain } from '../../src/domain/ledger';
 import {
   AFTER_FUNCTIONS,
   type MigrationSources,
@@ -75,6 +76,7 @@ async function migrateAsRelease(db: RawDb, sources: MigrationSources) {
 const KEY = { id: '01900000-0000-7000-8000-0000000000aa', hash: 'upgrade-key-hash', prefix: 'svc_up', name: 'k' };
 const ORG = '01900000-0000-7000-8000-0000000000bb';
 const ENTRY = '01900000-0000-7000-8000-0000000000cc';
+const LATER = '01900000-0000-7000-8000-0000000000dd';
 
 describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
   let fresh: RawDb;
@@ -212,6 +214,21 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         [KEY.hash],
       );
       expect(((recalled[0]?.hits ?? []) as { id: string }[]).map((h) => h.id)).toEqual([ENTRY]);
+      // the chain the release wrote goes on: its events keep their form (no actor kind was
+      // recorded then), today's record theirs, and the whole chain verifies
+      await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [
+        KEY.hash,
+        JSON.stringify({ kind: 'memory', op: 'remember', id: LATER, content: 'Written after the upgrade.' }),
+      ]);
+      const page = async (after: number) =>
+        (await old.query(`SELECT cairn_admin_ledger($1::uuid, $2, 100) AS r`, [ORG, after]))[0]
+          ?.r as VerifiableEvent[];
+      expect((await page(0)).map((e) => [e.op, e.actor_kind])).toEqual([
+        ['key.create', null],
+        ['remember', null],
+        ['remember', 'agent'],
+      ]);
+      expect(await verifyChain(ORG, page)).toEqual({ ok: true, events: 3, broken_at: null });
     });
   });
 });

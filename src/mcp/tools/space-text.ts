@@ -1,5 +1,6 @@
 /** The text the model reads of each `space` view; the structured content carries everything. */
 import type { SpaceFound } from '../../domain/operations';
+import type { LedgerEvent } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
 
 export interface SpaceView extends SpaceFound {
@@ -10,6 +11,13 @@ export interface SpaceView extends SpaceFound {
 
 /** A time as the text gives it: UTC to the minute (the ledger's seq orders events exactly). */
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
+
+/**
+ * Who acted in an event: the agent's name, with its kind when it is not an agent (a dashboard
+ * member, named by email, or an operator) and "(verified)" when the agent came from the credential.
+ */
+const actor = (e: LedgerEvent) =>
+  `${e.agent}${e.actor_kind && e.actor_kind !== 'agent' ? ` (${e.actor_kind})` : ''}${e.verified ? ' (verified)' : ''}`;
 
 /** How many of the latest ledger events the overview's text names. */
 const RECENT = 5;
@@ -24,13 +32,9 @@ export function spaceText(r: SpaceView): string {
     case 'ledger': {
       const events = r.events ?? [];
       if (!events.length) return `${who}\nNo ledger events match.`;
-      // "(verified)": the agent came from the credential (a bound key), not from a header
       return [
         who,
-        ...events.map(
-          (e) =>
-            `#${e.seq} ${when(e.at)} ${e.agent}${e.verified ? ' (verified)' : ''} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`,
-        ),
+        ...events.map((e) => `#${e.seq} ${when(e.at)} ${actor(e)} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`),
       ].join('\n');
     }
     case 'projects': {
@@ -57,7 +61,7 @@ function overviewText(r: SpaceView, who: string): string {
   const a = r.artifacts ?? { count: 0, bytes: 0 };
   const recent = (r.recent ?? [])
     .slice(0, RECENT)
-    .map((e) => `${e.agent} ${e.op} ${when(e.at)}`)
+    .map((e) => `${actor(e)} ${e.op} ${when(e.at)}`)
     .join('; ');
   return [
     `Org "${r.org?.name}". ${who}`,
@@ -105,7 +109,7 @@ function historyText(h: SpaceFound['history']): string {
     'Ledger:',
     ...h.events.map((ev) => {
       const which = ev.entry_id && h.chain.length > 1 ? ` (${place.get(ev.entry_id) ?? '?'})` : '';
-      return `#${ev.seq} ${when(ev.at)} ${ev.agent} ${ev.op}${which}${ev.reason ? `: ${ev.reason}` : ''}`;
+      return `#${ev.seq} ${when(ev.at)} ${actor(ev)} ${ev.op}${which}${ev.reason ? `: ${ev.reason}` : ''}`;
     }),
   );
   return lines.join('\n');

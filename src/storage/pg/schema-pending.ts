@@ -25,6 +25,8 @@ export const ledgerPending = pgTable(
     reason: text('reason'),
     verified: boolean('verified').notNull(),
     private: boolean('private').notNull(),
+    /** ledger.actor_kind; null on events left pending before drizzle/0032. */
+    actorKind: text('actor_kind'),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.id] })],
 );

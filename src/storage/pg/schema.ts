@@ -289,6 +289,12 @@ export const ledger = pgTable(
      * note's text from the hashes it sees. Null on shared events and on events before drizzle/0031.
      */
     salt: text('salt'),
+    /**
+     * Who acted: 'agent' (a tool call), 'member' (a dashboard user; `agent` holds the email) or
+     * 'operator' (`agent` is 'cli', 'admin-api' or 'first-start'). Covered by the hash. Null on
+     * events before drizzle/0032, whose kind was not recorded.
+     */
+    actorKind: text('actor_kind'),
     prevHash: text('prev_hash').notNull(),
     hash: text('hash').notNull(),
   },
