@@ -47,7 +47,7 @@ BEGIN
     END IF;
     IF p_args ? 'expected_version' AND (p_args->>'expected_version')::int <> v_e.version THEN
       RAISE EXCEPTION 'expected_version: plan % is at version %, not %: % made it at %; read the plan again (recall it, or space view history) and retry with expected_version %',
-        v_id, v_e.version, p_args->>'expected_version', coalesce(v_e.updated_by, v_e.agent),
+        v_id, v_e.version, p_args->>'expected_version', cairn_name_text(coalesce(v_e.updated_by, v_e.agent)),
         to_char(v_e.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
           || CASE WHEN v_e.last_change IS NULL THEN '' ELSE ' (' || v_e.last_change || ')' END, v_e.version
         USING ERRCODE = 'CN409';
@@ -76,7 +76,7 @@ BEGIN
       SELECT * INTO v_step, v_holder FROM cairn_plan_step(v_steps, v_i, 'release_step', p_agent);
       IF v_holder IS NOT NULL THEN
         RAISE EXCEPTION 'release_step: step % (%) is claimed by %; only % may release it before then',
-          v_i, v_step->>'text', v_holder, v_step->>'claimed_by' USING ERRCODE = 'CN409';
+          v_i, v_step->>'text', v_holder, cairn_name_text(v_step->>'claimed_by') USING ERRCODE = 'CN409';
       END IF;
       v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step - 'claimed_by' - 'claim_expires_at');
       v_changes := array_append(v_changes, format('step %s released', v_i));
@@ -96,7 +96,7 @@ BEGIN
         'claim_expires_at', to_char((now() + make_interval(secs => coalesce((p_args->>'claim_seconds')::int, 900)))
           AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'status', CASE WHEN v_step->>'status' = 'todo' THEN 'doing' ELSE v_step->>'status' END));
-      v_changes := array_append(v_changes, format('step %s claimed by %s', v_i, p_agent));
+      v_changes := array_append(v_changes, format('step %s claimed by %s', v_i, cairn_name_text(p_agent)));
     END IF;
     -- a step done or skipped holds no claim
     SELECT coalesce(jsonb_agg(CASE WHEN s->>'status' IN ('done', 'skipped') THEN s - 'claimed_by' - 'claim_expires_at'

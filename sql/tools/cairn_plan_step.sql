@@ -14,7 +14,7 @@ BEGIN
   END IF;
   p_step := p_steps->p_i;
   IF p_step->>'claimed_by' <> p_agent AND (p_step->>'claim_expires_at')::timestamptz > now() THEN
-    p_held := format('%s until %s', p_step->>'claimed_by',
+    p_held := format('%s until %s', cairn_name_text(p_step->>'claimed_by'),
       to_char((p_step->>'claim_expires_at')::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'));
   END IF;
 END $function$;

@@ -13,3 +13,14 @@ export function agentName(raw: string | null | undefined, field: string): string
   }
   return agent;
 }
+
+/** The characters a name may be shown with bare in a text the model reads. */
+const PLAIN_NAME = /^[\p{L}\p{N}._@+\-/:]+$/u;
+
+/**
+ * An agent's (or a member's) name as texts show it: bare when it is one plain word (`alice`,
+ * `ci-bot`, `ana@acme.com`), quoted as a JSON string otherwise, so that no name can pass for
+ * the words a text puts around it: an agent called `boss@acme.com (member)` or `alice (verified)`
+ * shows as `"boss@acme.com (member)"`, never as the member or as the verified alice.
+ */
+export const nameText = (name: string): string => (PLAIN_NAME.test(name) ? name : JSON.stringify(name));

@@ -6,6 +6,7 @@
  * each plan, failure and stale plan — for as long as they fit. The text never exceeds the budget,
  * and the same entries give the same brief.
  */
+import { nameText } from './agents';
 import type { BriefEntry, BriefSection } from './operations';
 import type { Entry } from './schemas';
 import { clip, planSummary } from './summary';
@@ -62,7 +63,7 @@ function line(c: BriefCandidate, project: string | null, now: number): string {
   const says = clip(e.content, c.section === 'decisions' ? 160 : 200);
   const why = e.rationale ? clip(e.rationale, 120) : '';
   const when = c.section === 'failures' ? `${date(e.created_at)}: ` : '';
-  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${e.agent})${where}`;
+  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${nameText(e.agent)})${where}`;
 }
 
 /** A failure that hurt: an incident, an outage, a crash, lost or duplicated data. */

@@ -4,6 +4,7 @@
  * recall tool's text (what most clients show the model) and the dashboard's Memory page both
  * show these fields.
  */
+import { nameText } from './agents';
 import type { Entry } from './schemas';
 
 export interface EntrySummary {
@@ -96,7 +97,7 @@ export function planSummary(e: Pick<Entry, 'status' | 'steps'>, now = Date.now()
       .slice(0, OPEN_STEPS)
       .map(({ s, i }) => {
         const held = claimOf(s, now);
-        return `${clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)}${held ? ` [step ${i} claimed by ${held.by} until ${held.until}]` : ''}`;
+        return `${clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)}${held ? ` [step ${i} claimed by ${nameText(held.by)} until ${held.until}]` : ''}`;
       }),
     done: steps.filter((s) => s.status === 'done').length,
     total: steps.length,
@@ -111,7 +112,7 @@ export function summarise(e: Summarised, now = Date.now()): EntrySummary {
   if (e.rationale) out.why = clip(e.rationale, WHY);
   if (e.source) out.source = clip(e.source, WHY);
   if (e.stale) {
-    out.stale = `may be stale: ${e.stale.paths.join(', ')} changed in ${e.stale.entry} by ${e.stale.by} on ${e.stale.since.slice(0, 10)}`;
+    out.stale = `may be stale: ${e.stale.paths.join(', ')} changed in ${e.stale.entry} by ${nameText(e.stale.by)} on ${e.stale.since.slice(0, 10)}`;
   }
   if (e.kind === 'plan') out.plan = planSummary(e, now);
   return out;

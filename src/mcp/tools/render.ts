@@ -1,4 +1,5 @@
 /** Short text renderings of results for the model; the structured content carries everything. */
+import { nameText } from '../../domain/agents';
 import type { Entry } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
 
@@ -26,7 +27,7 @@ export function entryLine(e: Entry, placeOf: (id: string) => number | undefined 
     parts.push(`SUPERSEDED by ${at ? `hit ${at}` : e.superseded_by}.`);
   }
   const date = (e.version > 1 ? e.updated_at : e.created_at).slice(0, 10);
-  parts.push(`(${e.agent}, ${s.where}, ${date}; id ${e.id})`);
+  parts.push(`(${nameText(e.agent)}, ${s.where}, ${date}; id ${e.id})`);
   return parts.join(' ');
 }
 

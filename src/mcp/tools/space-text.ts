@@ -1,4 +1,5 @@
 /** The text the model reads of each `space` view; the structured content carries everything. */
+import { nameText } from '../../domain/agents';
 import type { SpaceFound } from '../../domain/operations';
 import type { LedgerEvent } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
@@ -13,19 +14,20 @@ export interface SpaceView extends SpaceFound {
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
 
 /**
- * Who acted in an event: the agent's name, with its kind when it is not an agent (a dashboard
- * member, named by email, or an operator) and "(verified)" when the agent came from the credential.
+ * Who acted in an event: the agent's name (quoted unless it is one plain word, so that no name
+ * can pass for what follows it), with its kind when it is not an agent (a dashboard member,
+ * named by email, or an operator) and "(verified)" when the agent came from the credential.
  */
 const actor = (e: LedgerEvent) =>
-  `${e.agent}${e.actor_kind && e.actor_kind !== 'agent' ? ` (${e.actor_kind})` : ''}${e.verified ? ' (verified)' : ''}`;
+  `${nameText(e.agent)}${e.actor_kind && e.actor_kind !== 'agent' ? ` (${e.actor_kind})` : ''}${e.verified ? ' (verified)' : ''}`;
 
 /** How many of the latest ledger events the overview's text names. */
 const RECENT = 5;
 
 export function spaceText(r: SpaceView): string {
   const who = r.caller.is_default
-    ? `You are the shared default agent "${r.caller.agent}"; send X-Svc-Agent so writes are attributed to you.`
-    : `You are agent "${r.caller.agent}"${r.caller.verified ? ' (your credential says so)' : ''}.`;
+    ? `You are the shared default agent ${JSON.stringify(r.caller.agent)}; send X-Svc-Agent so writes are attributed to you.`
+    : `You are agent ${JSON.stringify(r.caller.agent)}${r.caller.verified ? ' (your credential says so)' : ''}.`;
   switch (r.view) {
     case 'history':
       return historyText(r.history);
@@ -46,7 +48,7 @@ export function spaceText(r: SpaceView): string {
       return [
         who,
         `${as.length} agent(s):`,
-        ...as.map((a) => `- ${a.agent}: ${a.events} events, last ${when(a.last_at)}`),
+        ...as.map((a) => `- ${nameText(a.agent)}: ${a.events} events, last ${when(a.last_at)}`),
       ].join('\n');
     }
     default:
@@ -89,8 +91,8 @@ function historyText(h: SpaceFound['history']): string {
   const e = h.entry;
   const place = new Map(h.chain.map((c, i) => [c.id, i + 1]));
   const lines = [
-    `History of ${e.kind} ${e.id} (${e.agent}, ${e.scope} scope${e.project ? `, ${e.project}` : ''}): version ${e.version}${e.superseded_by ? ', superseded' : ', current'}.`,
-    `Versions: ${h.versions.map((v) => `v${v.version} ${when(v.at)} ${v.op} by ${v.agent}`).join('; ') || 'none in the ledger'}.`,
+    `History of ${e.kind} ${e.id} (${nameText(e.agent)}, ${e.scope} scope${e.project ? `, ${e.project}` : ''}): version ${e.version}${e.superseded_by ? ', superseded' : ', current'}.`,
+    `Versions: ${h.versions.map((v) => `v${v.version} ${when(v.at)} ${v.op} by ${nameText(v.agent)}`).join('; ') || 'none in the ledger'}.`,
   ];
   if (h.chain.length <= 1) lines.push(`Says: ${summarise(e).says}`);
   if (h.chain.length > 1) {
@@ -99,7 +101,7 @@ function historyText(h: SpaceFound['history']): string {
       const mark = c.id === e.id ? ' <- this entry' : ` id ${c.id}`;
       const state = c.superseded_by ? 'superseded' : 'current';
       lines.push(
-        `${i + 1}. [${c.kind}, ${state}] ${summarise(c).says} (${c.agent}, ${c.created_at.slice(0, 10)})${mark}`,
+        `${i + 1}. [${c.kind}, ${state}] ${summarise(c).says} (${nameText(c.agent)}, ${c.created_at.slice(0, 10)})${mark}`,
       );
     }
   } else {
