@@ -58,7 +58,9 @@ describe('pictures', () => {
     expect(html).toContain('After the break');
     expect(html.match(/verified agent/g)).toHaveLength(1);
     // a member's action says so; an agent's has no kind badge
-    expect(html.match(/<span class="badge" title="a member of the org, acting in the dashboard">member<\/span>/g)).toHaveLength(1);
+    expect(
+      html.match(/<span class="badge" title="a member of the org, acting in the dashboard">member<\/span>/g),
+    ).toHaveLength(1);
     expect(html).not.toContain('>agent</span>');
   });
 });

@@ -573,14 +573,19 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     // an agent may take any printable name, the member's email included
     const mimic = await connect('v2', t.mcpUrl, { key: secret, agent: address });
     try {
-      const id = ((await mimic.call('remember', { content: 'Staging is rebuilt nightly.' })).structured.entry as { id: string })
-        .id;
+      const id = (
+        (await mimic.call('remember', { content: 'Staging is rebuilt nightly.' })).structured.entry as { id: string }
+      ).id;
       expect((await b.post(`/dashboard/memory/${id}/forget`, { reason: 'stale' })).location).toBe(
         '/dashboard/memory?forgotten=1',
       );
       type Event = { agent: string; op: string; actor_kind: string | null };
       const ledger = await mimic.call('space', { view: 'ledger' });
-      const events = (ledger.structured.events as Event[]).map(({ agent, op, actor_kind }) => ({ agent, op, actor_kind }));
+      const events = (ledger.structured.events as Event[]).map(({ agent, op, actor_kind }) => ({
+        agent,
+        op,
+        actor_kind,
+      }));
       expect(events).toEqual([
         { agent: address, op: 'forget', actor_kind: 'member' },
         { agent: address, op: 'remember', actor_kind: 'agent' },

@@ -221,8 +221,7 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         JSON.stringify({ kind: 'memory', op: 'remember', id: LATER, content: 'Written after the upgrade.' }),
       ]);
       const page = async (after: number) =>
-        (await old.query(`SELECT cairn_admin_ledger($1::uuid, $2, 100) AS r`, [ORG, after]))[0]
-          ?.r as VerifiableEvent[];
+        (await old.query(`SELECT cairn_admin_ledger($1::uuid, $2, 100) AS r`, [ORG, after]))[0]?.r as VerifiableEvent[];
       expect((await page(0)).map((e) => [e.op, e.actor_kind])).toEqual([
         ['key.create', null],
         ['remember', null],
