@@ -9,8 +9,9 @@
 -- private to p_agent, which other agents' ledger views leave out (not hashed: it says who sees
 -- the event, not what happened). Who acted (ledger.actor_kind, hashed): 'agent' when the statement
 -- resolved a tool call's agent (cairn_agent), 'member' when it acts for a dashboard session
--- (cairn_dash_actor), else 'operator' (the CLI, /admin, first start). While an import loads the org (cairn_admin_import_begin), its
--- writes are refused: they would land in an org whose memory is not all there yet.
+-- (cairn_dash_actor), else 'operator' (the CLI, /admin, first start). While an import loads the
+-- org (cairn_admin_import_begin), its writes are refused: they would land in an org whose memory
+-- is not all there yet.
 CREATE OR REPLACE FUNCTION public.cairn_ledger_append(p_org uuid, p_agent text, p_op text, p_entry uuid, p_project text, p_sha text, p_reason text, p_private boolean)
  RETURNS void
  LANGUAGE plpgsql

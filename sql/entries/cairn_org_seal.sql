@@ -6,8 +6,8 @@
 -- (p_wait false): when another statement of the org holds the lock, its rows wait for the next
 -- holder; so one lock and one commit serve a batch of writes, and no write of the org waits for
 -- another's. A reader of the ledger, counts or usage waits (p_wait true), so it sees every write
--- answered before it. Hashes (cairn_ledger_hash) cover the head's chain id (the org's own id unless it was imported
--- from another install). Returns whether it folded (it held the lock).
+-- answered before it. Hashes (cairn_ledger_hash) cover the head's chain id (the org's own id
+-- unless it was imported from another install). Returns whether it folded (it held the lock).
 CREATE OR REPLACE FUNCTION public.cairn_org_seal(p_org uuid, p_wait boolean)
  RETURNS boolean
  LANGUAGE plpgsql

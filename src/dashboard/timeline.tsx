@@ -1,9 +1,10 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The ledger as a vertical timeline, newest first: each event's time, sequence number, agent,
- * operation, the entry it concerns and the reason given; a badge naming who acted when it was not an
- * agent (a member in the dashboard, an operator), one when the agent came from the credential (`verified`), and, when the chain does not verify, the event where it breaks and
- * those after it marked as such (in words, not by colour alone).
+ * operation, the entry it concerns and the reason given; a badge naming who acted when it was not
+ * an agent (a member in the dashboard, an operator), one when the agent came from the credential
+ * (`verified`), and, when the chain does not verify, the event where it breaks and those after it
+ * marked as such (in words, not by colour alone).
  */
 import type { LedgerEvent } from '../domain/schemas';
 import { when } from './components';

@@ -2,8 +2,8 @@
  * The ledger's hash chain: hash = SHA-256(prev_hash ‖ canonical event), where the canonical event
  * is each field length-prefixed (`<utf8 length>:<text>`), then, each only on an event that has it,
  * `verified` (its agent came from its credential), `actor:<kind>` (who acted, recorded since
- * drizzle/0032) and a private event's salt (cairn_ledger_hash). The database computes it on append
- * (cairn_ledger_canonical); this module recomputes it independently to verify a chain.
+ * drizzle/0032) and a private event's salt. The database computes it on append
+ * (cairn_ledger_hash); this module recomputes it independently to verify a chain.
  */
 import { sha256Hex, utf8Length } from './crypto';
 import type { LedgerEvent } from './schemas';
