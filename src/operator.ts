@@ -49,7 +49,8 @@ export function directOperator(store: Store, blobs: BlobStore): Operator {
     putPlan: async (plan) => ({ plan: await store.admin.putPlan(plan) }),
     setOrgPlan: async (orgId, planId) => ({ usage: await store.admin.setOrgPlan(orgId, planId) }),
     usage: async (orgId, days) => ({ usage: await store.admin.usage(orgId, days) }),
-    exportOrg: (orgId, withPrivate) => exportLines(store, blobs, orgId, { withPrivate, actor: 'cli' }),
+    exportOrg: (orgId, withPrivate) =>
+      exportLines(store, blobs, orgId, { withPrivate, begin: (p) => store.admin.exportOrg(orgId, p, 'cli') }),
     importFile: (orgId, file) => importExport(store, blobs, orgId, linesOf(file)),
     abortImport: (orgId) => ops.abortImport(orgId),
   };

@@ -44,15 +44,16 @@ function keyOf(part: ExportPart, row: Row): string {
 
 /**
  * The org's export, a line at a time (each ends with a newline). `withPrivate`: the owner chose to
- * include the agents' private notes; the ledger records it (by `actor`) before the export starts.
+ * include the agents' private notes; `begin` starts the export (store.admin.exportOrg for the
+ * operator, store.dashboard.exportOrg for an owner), whose ledger records that choice by its actor.
  */
 export async function* exportLines(
   store: Store,
   blobs: BlobStore,
   orgId: string,
-  opts: { withPrivate: boolean; actor: string },
+  opts: { withPrivate: boolean; begin: (withPrivate: boolean) => Promise<ExportHead> },
 ): AsyncGenerator<string> {
-  const head = await store.admin.exportOrg(orgId, opts.withPrivate, opts.actor);
+  const head = await opts.begin(opts.withPrivate);
   const header: ExportHeader = {
     type: EXPORT_TYPE,
     format: EXPORT_FORMAT,

@@ -163,6 +163,8 @@ export interface DashboardStore {
   keys(tokenHash: string): Promise<ApiKeyInfo[]>;
   createKey(tokenHash: string, key: NewKey): Promise<ApiKeyInfo>;
   revokeKey(tokenHash: string, keyId: string): Promise<ApiKeyInfo>;
+  /** How the session org's export starts (an owner's only; private notes recorded as the owner's choice). */
+  exportOrg(tokenHash: string, withPrivate: boolean): Promise<ExportHead>;
   /** The recall ranking over the session's org, as a reader who sees no agent's private entries. */
   recall(
     tokenHash: string,

@@ -93,7 +93,7 @@ export function adminRoutes(
     const orgId = uuidParam(c.req.param('id'));
     const lines = exportLines(store, blobs, orgId, {
       withPrivate: flag(c.req.query('private')),
-      actor: c.var.ops.actor,
+      begin: (withPrivate) => store.admin.exportOrg(orgId, withPrivate, c.var.ops.actor),
     });
     return ndjson(lines, `cairn-${orgId}.ndjson`);
   });

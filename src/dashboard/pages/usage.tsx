@@ -33,7 +33,11 @@ export function usagePage({ store, blobs }: DashboardDeps) {
     if (!isOwner(session)) throw new Forbidden('Only an owner of the org exports it.');
     const withPrivate = (await formOf(c))('private') === 'on';
     const orgId = session.org_id as string;
-    const lines = exportLines(store, blobs, orgId, { withPrivate, actor: session.email });
+    const tokenHash = c.get('tokenHash');
+    const lines = exportLines(store, blobs, orgId, {
+      withPrivate,
+      begin: (p) => store.dashboard.exportOrg(tokenHash, p),
+    });
     return ndjson(lines, `cairn-${orgId}-${new Date().toISOString().slice(0, 10)}.ndjson`);
   });
   return app;

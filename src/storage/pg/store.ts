@@ -193,6 +193,9 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
         await one<ApiKeyInfo>(sql`SELECT cairn_dash_key_create(${tokenHash}, ${JSON.stringify(key)}::jsonb) AS r`),
       );
     },
+    exportOrg(tokenHash, withPrivate) {
+      return one(sql`SELECT cairn_dash_export(${tokenHash}, ${withPrivate}) AS r`);
+    },
     async revokeKey(tokenHash, keyId) {
       return withIsoTimes(await one<ApiKeyInfo>(sql`SELECT cairn_dash_key_revoke(${tokenHash}, ${keyId}::uuid) AS r`));
     },
