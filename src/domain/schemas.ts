@@ -174,7 +174,7 @@ export const artifactOut = z.object({
 export const hitOut = entryOut.extend({ score: z.number() });
 
 /** Who acts in a ledger event (ledger.actor_kind). */
-export const ACTOR_KINDS = ['agent', 'member', 'operator'] as const;
+const ACTOR_KINDS = ['agent', 'member', 'operator'] as const;
 
 export const eventOut = z.object({
   seq: z.number().int(),
