@@ -108,12 +108,37 @@ function words(e: BriefEntry): Set<string> {
 
 const NOT_ASCII = /[^\x00-\x7f]/;
 
-/** Word overlap (Jaccard); entries of fewer than four words are the same only when equal. */
-function overlap(a: Set<string>, b: Set<string>): number {
-  if (a.size < 4 || b.size < 4) return a.size === b.size && [...a].every((w) => b.has(w)) ? 1 : 0;
-  let both = 0;
-  for (const w of a) if (b.has(w)) both++;
-  return both / Math.max(1, a.size + b.size - both);
+/**
+ * The words of the lines chosen so far, indexed by word: whether a candidate says the same as one
+ * of them (word overlap, Jaccard, at least SAME; entries of fewer than four words are the same only
+ * when equal) is counted from the index, one look-up per word of the candidate, instead of a
+ * look-up per word of every chosen line.
+ */
+class ChosenWords {
+  private readonly sizes: number[] = [];
+  private readonly lines = new Map<string, number[]>();
+
+  /** Whether `w` says the same as a chosen line. */
+  repeats(w: Set<string>): boolean {
+    const shared = new Array<number>(this.sizes.length).fill(0);
+    for (const word of w) for (const j of this.lines.get(word) ?? []) shared[j] = (shared[j] ?? 0) + 1;
+    return this.sizes.some((size, j) => same(w.size, size, shared[j] ?? 0));
+  }
+
+  add(w: Set<string>): void {
+    const j = this.sizes.push(w.size) - 1;
+    for (const word of w) {
+      const list = this.lines.get(word);
+      if (list) list.push(j);
+      else this.lines.set(word, [j]);
+    }
+  }
+}
+
+/** Two sets of `a` and `b` words sharing `both` say the same. */
+function same(a: number, b: number, both: number): boolean {
+  if (a < 4 || b < 4) return a === b && both === a;
+  return both / Math.max(1, a + b - both) >= SAME;
 }
 
 export function briefHeader(project: string | null, shown: number, leftOut: number): string {
@@ -133,7 +158,8 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
   const now = Date.now();
   // room for the header at its longest (every count as wide as the number of candidates)
   const room = budget - briefHeader(project, total, total).length;
-  const chosen: { item: BriefItem; words: Set<string> }[][] = ORDER.map(() => []);
+  const chosen: BriefItem[][] = ORDER.map(() => []);
+  const seen = new ChosenWords();
   let used = 0;
   let duplicates = 0;
   // until every queue is empty, or no line could fit in what is left
@@ -148,17 +174,18 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
         const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
         if (used + cost > room) continue;
         const w = words(c.entry);
-        if (chosen.some((s) => s.some((x) => overlap(x.words, w) >= SAME))) {
+        if (seen.repeats(w)) {
           duplicates++;
           continue;
         }
         used += cost;
-        chosen[i]?.push({ item: { id: c.entry.id, kind: c.entry.kind, text }, words: w });
+        seen.add(w);
+        chosen[i]?.push({ id: c.entry.id, kind: c.entry.kind, text });
         taken++;
       }
     });
   }
-  const sections = ORDER.map((o, i) => ({ section: o.section, items: (chosen[i] ?? []).map((x) => x.item) })).filter(
+  const sections = ORDER.map((o, i) => ({ section: o.section, items: chosen[i] ?? [] })).filter(
     (s) => s.items.length > 0,
   );
   const shown = sections.reduce((n, s) => n + s.items.length, 0);

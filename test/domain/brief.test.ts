@@ -132,6 +132,49 @@ describe('packBrief', () => {
     expect(b.left_out).toBe(0);
   });
 
+  it('drops an entry whose words overlap a shown one by 60 % or more, and short ones only when equal', () => {
+    const shown = (contents: string[]) =>
+      packBrief(
+        contents.map((content) => c('conventions', { content })),
+        4000,
+        PROJECT,
+      ).sections.flatMap((s) => s.items);
+    // five words each: four shared is 4/6 of their words (the newer is shown), three shared 3/7
+    expect(shown(['alpha bravo charlie delta echo', 'alpha bravo charlie delta foxtrot'])).toHaveLength(1);
+    expect(shown(['alpha bravo charlie delta echo', 'alpha bravo charlie golf foxtrot'])).toHaveLength(2);
+    // under four words: the same only when the words are the same
+    expect(shown(['alpha bravo charlie', 'Charlie, alpha; bravo!'])).toHaveLength(1);
+    expect(shown(['alpha bravo charlie', 'alpha bravo charlie delta'])).toHaveLength(2);
+  });
+
+  it('shows no two entries that say the same, and drops none that repeats nothing shown', () => {
+    const wordsOf = (t: string) => new Set(t.toLowerCase().match(/\w{3,}/g) ?? []);
+    const same = (a: Set<string>, b: Set<string>) => {
+      if (a.size < 4 || b.size < 4) return a.size === b.size && [...a].every((w) => b.has(w));
+      const both = [...a].filter((w) => b.has(w)).length;
+      return both / (a.size + b.size - both) >= 0.6;
+    };
+    const vocabulary = ['cache', 'redis', 'retry', 'queue', 'deploy', 'schema', 'index', 'token', 'lint'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 8 }), { maxLength: 40 }),
+        (texts) => {
+          const cands = texts.map((ws) => c('conventions', { content: ws.join(' ') }));
+          const b = packBrief(cands, 50_000, PROJECT);
+          const ids = new Set(b.sections.flatMap((s) => s.items.map((i) => i.id)));
+          const kept = cands.filter((x) => ids.has(x.entry.id)).map((x) => wordsOf(x.entry.content));
+          for (const [i, a] of kept.entries()) {
+            for (const other of kept.slice(i + 1)) expect(same(a, other)).toBe(false);
+          }
+          for (const x of cands.filter((x) => !ids.has(x.entry.id))) {
+            expect(kept.some((k) => same(k, wordsOf(x.entry.content)))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('takes sections in turns, so a long section does not crowd out the others', () => {
     const many = Array.from({ length: 60 }, (_, i) =>
       c('decisions', {
