@@ -7,7 +7,10 @@
  * and the same server running one query that keeps the database busy as long as the tool's call
  * takes (its `wait_us` found by probing until the floor's median latency is the tool's), so that
  * both wait on the database alike. Figures: medians over the rounds of the server's CPU (its
- * process, from /proc) per call, and of its ratio to each floor in the same round. Writes
+ * process, from /proc) per call, and of its ratio to each floor in the same round; then the
+ * service's own code per call, replayed in this process without sockets or database
+ * (scripts/bench/replay.ts), and what a call would cost if that code were all it added to the bare
+ * floor: (floor + own code) over the floor. Writes
  * bench/results/cpu-<date>.json and the 'cpu' section of BENCHMARKS.md (--no-md: not). The full
  * benchmark (`npm run bench`) measures every size and concurrency against the bare floor, with
  * the worker processes `cairn serve` runs by default.
@@ -16,6 +19,8 @@
  *   --rounds 3
  *   --jit-warmup 20   seconds of reads (every read tool in turn) before measuring
  *   --only recall,space.agents   tools (or tool.variant) to measure
+ *   --own-calls 100 --own-rounds 10   the replay of the service's own code (scripts/bench/replay.ts)
+ *   --evict-mb 0   megabytes of memory the replay reads before each call (cold caches)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -25,6 +30,7 @@ import { readCorpus } from './bench/corpus';
 import { dropRunDb, prepare, ROOT } from './bench/databases';
 import { loop, percentile } from './bench/measure';
 import { type Running, startCairn, startFloor, treeCpuMs } from './bench/procs';
+import { ownCodeCpu } from './bench/replay';
 import { writeBenchmarkSection } from './benchmarks-md';
 
 const argv = process.argv.slice(2);
@@ -36,6 +42,9 @@ const SECONDS = Number(arg('seconds', '4'));
 const ROUNDS = Number(arg('rounds', '3'));
 const JIT_WARMUP = Number(arg('jit-warmup', '20'));
 const ONLY = arg('only', '').split(',').filter(Boolean);
+const OWN_CALLS = Number(arg('own-calls', '100'));
+const OWN_ROUNDS = Number(arg('own-rounds', '10'));
+const EVICT_MB = Number(arg('evict-mb', '0'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Server CPU (ms) per call of `call` at concurrency 1 over `seconds`, after a second of warm-up; the median latency. */
@@ -112,8 +121,15 @@ async function main() {
         );
       }
     }
+    const own = await ownCodeCpu(prepared, corpus, [...figures.keys()], {
+      calls: OWN_CALLS,
+      rounds: OWN_ROUNDS,
+      evictMb: EVICT_MB,
+      log,
+    });
     const rows = [...figures].map(([op, fs]) => ({
       op,
+      ownUs: own.get(op) ?? Number.NaN,
       serverMs: r3(median(fs.map((f) => f.server))),
       p50: r3(median(fs.map((f) => f.p50))),
       bareMs: r3(median(fs.map((f) => f.bare))),
@@ -122,6 +138,7 @@ async function main() {
       ratioBare: r3(median(fs.map((f) => f.server / f.bare))),
       ratioMatched: r3(median(fs.map((f) => f.server / f.matched))),
     }));
+    const withOwn = (r: (typeof rows)[number]) => r3(1 + r.ownUs / 1000 / r.bareMs);
     const date = new Date().toISOString().slice(0, 10);
     const file = `cpu-${date}.json`;
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
@@ -129,11 +146,11 @@ async function main() {
     const md = [
       `Run ${date} on ${cpus().length} cores, Node ${process.versions.node}; command \`npm run bench:cpu${argv.length ? ` -- ${argv.join(' ')}` : ''}\`: one warm server process on the Postgres 1k database, each tool alone at c = 1, ${ROUNDS} rounds of ${SECONDS} s (medians); raw figures in \`bench/results/${file}\`.`,
       '',
-      "| tool | p50 ms | server CPU ms/call | floor (`SELECT 1`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it |",
-      '| --- | --- | --- | --- | --- | --- | --- |',
+      `| tool | p50 ms | server CPU ms/call | floor (\`SELECT 1\`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it | own code µs/call (replayed${EVICT_MB ? `, ${EVICT_MB} MB evicted` : ''}) | floor + own code × floor |`,
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows.map(
         (r) =>
-          `| ${r.op} | ${r.p50} | ${r.serverMs} | ${r.bareMs} | ${r.ratioBare}× | ${r.matchedMs} (${r.waitUs} µs) | ${r.ratioMatched}× |`,
+          `| ${r.op} | ${r.p50} | ${r.serverMs} | ${r.bareMs} | ${r.ratioBare}× | ${r.matchedMs} (${r.waitUs} µs) | ${r.ratioMatched}× | ${r.ownUs} | ${withOwn(r)}× |`,
       ),
     ].join('\n');
     console.log(md);

@@ -10,22 +10,29 @@ import type { Corpus } from './corpus';
 /** POSTs one JSON-RPC request; the result's structuredContent, or throws with the reason. */
 export type Rpc = (method: string, params: Record<string, unknown>, agent?: string) => Promise<Record<string, unknown>>;
 
+/** Sends one request body with its headers; the answer's HTTP status and body. */
+export type Send = (body: string, headers: Record<string, string>) => Promise<{ status: number; text: string }>;
+
+/** JSON-RPC over HTTP POSTs to `url`. */
 export function rpcClient(url: string, secret: string): Rpc {
+  return rpcOver(async (body, headers) => {
+    const res = await fetch(url, { method: 'POST', headers, body });
+    return { status: res.status, text: await res.text() };
+  }, secret);
+}
+
+/** JSON-RPC as a client sends it (Streamable HTTP, stateless, JSON answers), over any `send`. */
+export function rpcOver(send: Send, secret: string): Rpc {
   let id = 0;
   return async (method, params, agent = 'bench') => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-        'x-svc-key': secret,
-        'x-svc-agent': agent,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    const { status, text } = await send(JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      'x-svc-key': secret,
+      'x-svc-agent': agent,
     });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`);
+    if (status < 200 || status > 299) throw new Error(`HTTP ${status}: ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as {
       error?: { message: string };
       result?: { isError?: boolean; structuredContent?: Record<string, unknown>; content?: { text?: string }[] };
