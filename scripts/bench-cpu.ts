@@ -21,6 +21,7 @@
  *   --only recall,space.agents   tools (or tool.variant) to measure
  *   --own-calls 100 --own-rounds 10   the replay of the service's own code (scripts/bench/replay.ts)
  *   --evict-mb 0   megabytes of memory the replay reads before each call (cold caches)
+ *   --own-only   the replay alone (no servers, nothing written): a quick look at a code change
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -71,10 +72,25 @@ const median = (xs: number[]) =>
   );
 const r3 = (x: number) => Math.round(x * 1000) / 1000;
 
+const wanted = (name: string) => !ONLY.length || ONLY.includes(name) || ONLY.includes(name.split('.')[0] as string);
+
 async function main() {
   process.env.CAIRN_WORKERS = '1';
   const corpus = readCorpus(ROOT);
   const prepared = await prepare('postgres', 1000, { reload: false, upgrade: false, lanes: 2, corpus, log });
+  const ownOf = (names: string[]) =>
+    ownCodeCpu(prepared, corpus, names, { calls: OWN_CALLS, rounds: OWN_ROUNDS, evictMb: EVICT_MB, log });
+  if (argv.includes('--own-only')) {
+    const noState = { written: [], plans: [], artifacts: [], historyIds: [] };
+    const names = allOps(async () => ({}), corpus, noState, '').map((op) => op.name);
+    try {
+      const own = await ownOf(names.filter(wanted));
+      console.log([...own].map(([op, us]) => `${op}\t${us} µs/call`).join('\n'));
+    } finally {
+      await dropRunDb();
+    }
+    return;
+  }
   const port = 18_000 + Math.floor(Math.random() * 1000);
   const floor = await startFloor(prepared, port);
   const server = await startCairn(prepared, port + 1);
@@ -104,12 +120,10 @@ async function main() {
     const reads = ops.filter((op) => op.name === 'recall' || op.name.startsWith('space.'));
     await loop(1, JIT_WARMUP, (i) => (reads[i % reads.length] as (typeof reads)[number]).call(i));
     await loop(1, JIT_WARMUP / 4, floorCall(0));
-    const wanted = ops.filter(
-      (op) => !ONLY.length || ONLY.includes(op.name) || ONLY.includes(op.name.split('.')[0] as string),
-    );
+    const measured = ops.filter((op) => wanted(op.name));
     const figures = new Map<string, Figure[]>();
     for (let round = 0; round < ROUNDS; round++) {
-      for (const op of wanted) {
+      for (const op of measured) {
         await op.prepare?.(Math.ceil(SECONDS * 2000));
         const bare = await perCall(floor, floorCall(0), Math.min(SECONDS, 2));
         const tool = await perCall(server, op.call);
@@ -121,12 +135,7 @@ async function main() {
         );
       }
     }
-    const own = await ownCodeCpu(prepared, corpus, [...figures.keys()], {
-      calls: OWN_CALLS,
-      rounds: OWN_ROUNDS,
-      evictMb: EVICT_MB,
-      log,
-    });
+    const own = await ownOf([...figures.keys()]);
     const rows = [...figures].map(([op, fs]) => ({
       op,
       ownUs: own.get(op) ?? Number.NaN,
