@@ -113,7 +113,6 @@ export async function ownCodeCpu(
   try {
     for (const op of ops) {
       recording = true;
-      tape = [];
       // enough for the recorded calls and for each round's replay (forget takes an entry a call)
       await op.prepare?.(2 * opts.calls);
       tape = [];
