@@ -1,7 +1,10 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
-const timeouts = { testTimeout: 30_000, hookTimeout: 90_000 };
+// a poll (expect.poll: a page that updates, a count that settles) waits up to 10 s, not 1 s: on a
+// slow or busy machine a dashboard page takes longer than a second to answer, and what never
+// comes still fails
+const timeouts = { testTimeout: 30_000, hookTimeout: 90_000, expect: { poll: { timeout: 10_000 } } };
 
 export default defineConfig({
   test: {

@@ -100,6 +100,26 @@ describe.each(TARGETS)('limits on %s', (db) => {
     expect(overview.quota).toMatchObject({ plan: 'hundred', tool_calls_per_month: 101, tool_calls_this_month: 100 });
   });
 
+  it.runIf(db === 'postgres')('keeps its database connections through tool errors raised in SQL', async () => {
+    const { key } = await orgOnPlan('one-call', { tool_calls_per_month: 1 });
+    expect((await call(key, 'recall', { query: 'x' })).status).toBe(200);
+    // sessions ever established to the test database (counted by the server as each begins)
+    const sessions = async () =>
+      Number(
+        (
+          await t.pg?.query<{ n: string }>(
+            'SELECT sessions AS n FROM pg_stat_database WHERE datname = current_database()',
+          )
+        )?.[0]?.n,
+      );
+    const before = await sessions();
+    for (let i = 0; i < 30; i++) expect((await call(key, 'recall', { query: `refused ${i}` })).status).toBe(429);
+    // each refusal is an error of its statement, not of its connection: no new session per call
+    // (the upkeep may open one of its own meanwhile)
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await sessions()) - before).toBeLessThanOrEqual(3);
+  });
+
   it.runIf(db === 'postgres')('starts the count again in a new month', async () => {
     const { orgId, key } = await orgOnPlan('monthly', { tool_calls_per_month: 2 });
     expect((await call(key, 'recall', { query: 'x' })).status).toBe(200);

@@ -77,7 +77,7 @@ describe.each(TARGETS)('plans shared by agents on %s', (db) => {
   it('gives a step to exactly one of 50 agents claiming it; the claim shows, expires by itself, and ends when the step is done', async () => {
     const p = await newPlan();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => plan(`worker-${i}`, { id: p.id, claim_step: 1, claim_seconds: 2 })),
+      Array.from({ length: 50 }, (_, i) => plan(`worker-${i}`, { id: p.id, claim_step: 1, claim_seconds: 4 })),
     );
     const won = answers.filter((a) => !a.isError);
     expect(won).toHaveLength(1);
@@ -99,7 +99,7 @@ describe.each(TARGETS)('plans shared by agents on %s', (db) => {
       `claimed by ${holder} until`,
     );
     // after it expires, another agent can claim it
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 4100));
     const next = await plan('worker-late', { id: p.id, claim_step: 1 });
     expect(next.isError).toBeFalsy();
     expect(next.structuredContent.entry.steps[1]).toMatchObject({ claimed_by: 'worker-late' });

@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { Store } from '../../domain/ports';
 import { scheduleMaintenance } from './maintain';
 import { type MigrationClient, type MigrationReport, migrate } from './migrate';
-import { createPgStore } from './store';
+import { createPgStore, type Execute } from './store';
 
 export const APP_ROLE = 'cairn_app';
 const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
@@ -194,14 +194,31 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
       release: () => client.end(),
     };
   }, opts.maintenanceSeconds ?? 60);
-  const store = createPgStore(
-    ({ text, params }) => pool.query({ name: nameOf(text), text, values: params }),
-    async () => {
-      await upkeep.stop();
-      await pool.end();
-    },
-  );
+  // pg's `pool.query` closes the connection on any error, so each tool error raised in SQL (a 429,
+  // an entry not found) cost a new backend and its statements prepared again; an error the server
+  // answered leaves the connection as it was, and the connection goes back to the pool
+  const execute: Execute = async ({ text, params }) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      return await client.query({ name: nameOf(text), text, values: params });
+    } catch (err) {
+      if (connectionBroken(err)) broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  };
+  const store = createPgStore(execute, async () => {
+    await upkeep.stop();
+    await pool.end();
+  });
   return withSetup({ ...store, maintain: upkeep.run }, migrated);
+}
+
+/** Whether an error may have left its connection unusable: anything but the server's answer to a statement. */
+function connectionBroken(err: unknown): boolean {
+  return !(err instanceof pg.DatabaseError) || err.severity === 'FATAL' || err.severity === 'PANIC';
 }
 
 function quoteIdent(name: string): string {
