@@ -120,6 +120,24 @@ describe.each(TARGETS)('limits on %s', (db) => {
     expect((await sessions()) - before).toBeLessThanOrEqual(3);
   });
 
+  it.runIf(db === 'postgres')('answers through connections the database ended, mid-call or idle', async () => {
+    const { key } = await orgOnPlan('unlimited-burst', {});
+    const endAll = () =>
+      t.pg?.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+    for (let round = 0; round < 3; round++) {
+      const calls = Promise.all(
+        Array.from({ length: 20 }, (_, i) => call(key, 'remember', { content: `through a reconnect ${round} ${i}` })),
+      );
+      await endAll();
+      // each call is answered: done, or refused as the database being unavailable (503)
+      for (const r of await calls) expect([200, 503]).toContain(r.status);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await call(key, 'recall', { query: 'reconnect' })).status).toBe(200);
+  });
+
   it.runIf(db === 'postgres')('starts the count again in a new month', async () => {
     const { orgId, key } = await orgOnPlan('monthly', { tool_calls_per_month: 2 });
     expect((await call(key, 'recall', { query: 'x' })).status).toBe(200);

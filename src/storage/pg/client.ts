@@ -200,12 +200,18 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
   const execute: Execute = async ({ text, params }) => {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // a checked-out client's connection error is emitted on it (unheard, it would end the process)
+    const lost = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', lost);
     try {
       return await client.query({ name: nameOf(text), text, values: params });
     } catch (err) {
       if (connectionBroken(err)) broken = err as Error;
       throw err;
     } finally {
+      client.removeListener('error', lost);
       client.release(broken);
     }
   };
@@ -216,9 +222,15 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
   return withSetup({ ...store, maintain: upkeep.run }, migrated);
 }
 
-/** Whether an error may have left its connection unusable: anything but the server's answer to a statement. */
+/**
+ * Whether an error may have left its connection unusable: anything but the server's answer to a
+ * statement, and the answers that say the connection's prepared statements no longer hold (a
+ * cached plan whose result type changed, 0A000; a statement the session lost, 26000), which a new
+ * connection mends.
+ */
 function connectionBroken(err: unknown): boolean {
-  return !(err instanceof pg.DatabaseError) || err.severity === 'FATAL' || err.severity === 'PANIC';
+  if (!(err instanceof pg.DatabaseError)) return true;
+  return err.severity === 'FATAL' || err.severity === 'PANIC' || err.code === '0A000' || err.code === '26000';
 }
 
 function quoteIdent(name: string): string {
