@@ -30,7 +30,9 @@ export function text(min: number, max: number) {
     .refine((s) => s.isWellFormed(), 'must be valid Unicode (no unpaired surrogate characters)');
 }
 
-export const content = text(1, MAX_CONTENT).describe('The text to store.');
+export const content = text(1, MAX_CONTENT)
+  .refine((s) => s.trim() !== '', 'must not be blank (it holds only whitespace)')
+  .describe('The text to store.');
 
 export const id = z.string().regex(UUID_RE, 'must be an id returned by a Cairn tool (a UUID)');
 

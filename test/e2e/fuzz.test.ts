@@ -137,6 +137,21 @@ describe.each(TARGETS)('hostile input on %s', (db) => {
     );
   }, 300_000);
 
+  it('refuses content of whitespace alone as an argument error, storing nothing', async () => {
+    for (const tool of ['remember', 'observe', 'decide', 'note']) {
+      const args = tool === 'decide' ? { content: '\r\n', rationale: 'x' } : { content: '\r\n' };
+      const res = await rawPost(t.mcpUrl, toolCall(tool, args), {
+        'X-Svc-Key': key,
+        'X-Svc-Project': '../../etc/passwd',
+      });
+      const body = (await res.json()) as { result: { isError?: boolean; content: { text: string }[] } };
+      expect(body.result.isError).toBe(true);
+      expect(body.result.content[0]?.text).toBe(
+        'Invalid arguments, nothing was done; fix and call again: content: must not be blank (it holds only whitespace)',
+      );
+    }
+  });
+
   it('answers malformed JSON-RPC and deep or broken bodies without a 500', async () => {
     const bodies = [
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":',

@@ -34,6 +34,14 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
   });
   afterAll(() => db?.close());
 
+  it('gives a text of whitespace alone a search vector (its kind), never NULL', async () => {
+    for (const content of ['\r\n', ' ', '\t\u00a0\n']) {
+      expect(
+        await one(`SELECT cairn_entry_vector('observation', NULL, $1, NULL, NULL, '{}')::text AS r`, [content]),
+      ).toBe("'observ':1");
+    }
+  });
+
   describe('cairn_in_scope', () => {
     // [entry scope, entry project, entry agent] read by agent "me" in project P
     const entries = {
