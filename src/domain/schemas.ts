@@ -31,7 +31,7 @@ export function text(min: number, max: number) {
 }
 
 export const content = text(1, MAX_CONTENT)
-  .refine((s) => s.trim() !== '', 'must not be blank (it holds only whitespace)')
+  .refine((s) => s === '' || s.trim() !== '', 'must not be blank (it holds only whitespace)')
   .describe('The text to store.');
 
 export const id = z.string().regex(UUID_RE, 'must be an id returned by a Cairn tool (a UUID)');
