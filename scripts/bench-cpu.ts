@@ -78,13 +78,11 @@ async function main() {
   process.env.CAIRN_WORKERS = '1';
   const corpus = readCorpus(ROOT);
   const prepared = await prepare('postgres', 1000, { reload: false, upgrade: false, lanes: 2, corpus, log });
-  const ownOf = (names: string[]) =>
-    ownCodeCpu(prepared, corpus, names, { calls: OWN_CALLS, rounds: OWN_ROUNDS, evictMb: EVICT_MB, log });
+  const ownOf = (which: (name: string) => boolean) =>
+    ownCodeCpu(prepared, corpus, which, { calls: OWN_CALLS, rounds: OWN_ROUNDS, evictMb: EVICT_MB, log });
   if (argv.includes('--own-only')) {
-    const noState = { written: [], plans: [], artifacts: [], historyIds: [] };
-    const names = allOps(async () => ({}), corpus, noState, '').map((op) => op.name);
     try {
-      const own = await ownOf(names.filter(wanted));
+      const own = await ownOf(wanted);
       console.log([...own].map(([op, us]) => `${op}\t${us} µs/call`).join('\n'));
     } finally {
       await dropRunDb();
@@ -135,7 +133,7 @@ async function main() {
         );
       }
     }
-    const own = await ownOf([...figures.keys()]);
+    const own = await ownOf((name) => figures.has(name));
     const rows = [...figures].map(([op, fs]) => ({
       op,
       ownUs: own.get(op) ?? Number.NaN,

@@ -44,11 +44,11 @@ const WARM_ROUNDS = 5;
 
 const AS_TEXT = { getTypeParser: () => (text: string) => text };
 
-/** Microseconds of CPU per call of each op in `names`, replayed. */
+/** Microseconds of CPU per call of each op whose name `wanted` takes, replayed. */
 export async function ownCodeCpu(
   prepared: Prepared,
   corpus: Corpus,
-  names: string[],
+  wanted: (name: string) => boolean,
   opts: Options,
 ): Promise<Map<string, number>> {
   if (!prepared.databaseUrl) throw new Error('the replay runs on the Postgres database');
@@ -108,7 +108,7 @@ export async function ownCodeCpu(
     return { status: answer.status, text: answer.json };
   }, prepared.manifest.secret);
   const state: RunState = { written: [], plans: [], artifacts: [], historyIds: prepared.manifest.historyIds };
-  const ops = allOps(rpc, corpus, state, `replay${Date.now().toString(36)}`).filter((op) => names.includes(op.name));
+  const ops = allOps(rpc, corpus, state, `replay${Date.now().toString(36)}`).filter((op) => wanted(op.name));
   const out = new Map<string, number>();
   try {
     for (const op of ops) {
