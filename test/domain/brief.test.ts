@@ -148,30 +148,56 @@ describe('packBrief', () => {
   });
 
   it('shows no two entries that say the same, and drops none that repeats nothing shown', () => {
-    const wordsOf = (t: string) => new Set(t.toLowerCase().match(/\w{3,}/g) ?? []);
+    // an entry's words as the brief defines them: of its title and content, lower-cased, three
+    // letters or more (Unicode letters and digits in a text that is not ASCII)
+    const wordsOf = (e: Pick<Entry, 'title' | 'content'>) => {
+      const text = `${e.title ?? ''} ${e.content}`.toLowerCase();
+      return new Set((/[^\x00-\x7f]/.test(text) ? text.match(/[\p{L}\p{N}_]{3,}/gu) : text.match(/\w{3,}/g)) ?? []);
+    };
     const same = (a: Set<string>, b: Set<string>) => {
       if (a.size < 4 || b.size < 4) return a.size === b.size && [...a].every((w) => b.has(w));
       const both = [...a].filter((w) => b.has(w)).length;
       return both / (a.size + b.size - both) >= 0.6;
     };
-    const vocabulary = ['cache', 'redis', 'retry', 'queue', 'deploy', 'schema', 'index', 'token', 'lint'];
+    // words that differ only in case, digits and underscores, words too short to count, and words
+    // outside ASCII (an entry's words are then found by Unicode classes)
+    const vocabulary = [
+      'cache',
+      'Cache',
+      'REDIS',
+      'redis',
+      'ZONE',
+      'zone',
+      'deploy_v2',
+      'schema',
+      'idx',
+      'to',
+      'lint',
+      'k8s',
+      '2026',
+    ];
+    const foreign = ['Straße', 'café', 'naïve', 'ÉCOLE', '日本語', 'Ωmega'];
+    const word = fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...vocabulary) },
+      { weight: 1, arbitrary: fc.constantFrom(...foreign) },
+    );
+    const text = fc
+      .array(fc.tuple(word, fc.constantFrom(' ', ', ', '-', '.\n', '/', '  ')), { minLength: 1, maxLength: 8 })
+      .map((ws) => ws.map(([w, sep]) => w + sep).join(''));
     fc.assert(
-      fc.property(
-        fc.array(fc.array(fc.constantFrom(...vocabulary), { minLength: 1, maxLength: 8 }), { maxLength: 40 }),
-        (texts) => {
-          const cands = texts.map((ws) => c('conventions', { content: ws.join(' ') }));
-          const b = packBrief(cands, 50_000, PROJECT);
-          const ids = new Set(b.sections.flatMap((s) => s.items.map((i) => i.id)));
-          const kept = cands.filter((x) => ids.has(x.entry.id)).map((x) => wordsOf(x.entry.content));
-          for (const [i, a] of kept.entries()) {
-            for (const other of kept.slice(i + 1)) expect(same(a, other)).toBe(false);
-          }
-          for (const x of cands.filter((x) => !ids.has(x.entry.id))) {
-            expect(kept.some((k) => same(k, wordsOf(x.entry.content)))).toBe(true);
-          }
-        },
-      ),
-      { numRuns: 300 },
+      fc.property(fc.array(fc.tuple(text, fc.option(text, { nil: null })), { maxLength: 40 }), (texts) => {
+        const cands = texts.map(([content, title]) => c('conventions', { content, title }));
+        const b = packBrief(cands, 50_000, PROJECT);
+        const ids = new Set(b.sections.flatMap((s) => s.items.map((i) => i.id)));
+        const kept = cands.filter((x) => ids.has(x.entry.id)).map((x) => wordsOf(x.entry));
+        for (const [i, a] of kept.entries()) {
+          for (const other of kept.slice(i + 1)) expect(same(a, other)).toBe(false);
+        }
+        for (const x of cands.filter((x) => !ids.has(x.entry.id))) {
+          expect(kept.some((k) => same(k, wordsOf(x.entry)))).toBe(true);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 
