@@ -1,14 +1,27 @@
 /**
  * Artifact bytes on the local filesystem. Keys are chosen by the service (`<org id>/<artifact
  * id>`) and checked against a strict pattern, so nothing a caller sends ever becomes a path.
- * Writes go to a temporary file first and are renamed into place: a reader never sees half a blob.
+ * A reader never sees half a blob. A key that holds nothing yet (every artifact_put makes a new
+ * id, and no row names it until the bytes are stored) is written in place, created exclusively;
+ * if that write fails, the file goes with it. A key that already holds bytes (an import run
+ * again) is written to a temporary file first and renamed over them.
  *
  * A small blob (up to SMALL bytes, what most artifacts are) is written and read with synchronous
  * calls: each asynchronous one is a trip to libuv's thread pool and back (mkdir, open, write,
  * close and rename made five for one put), which cost more CPU than the copy into the page cache
  * itself. Larger blobs go through the thread pool, so the event loop never waits on a long copy.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BlobStore } from '../../domain/ports';
@@ -37,6 +50,20 @@ function readSmall(path: string): Uint8Array | null {
   }
 }
 
+/** Creates `path` with `bytes`, failing with EEXIST if it exists; a file it could not finish is removed. */
+function writeNew(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, 'wx');
+  try {
+    let at = 0;
+    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(path, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+}
+
 export function createFsBlobStore(root: string): BlobStore {
   const pathOf = (key: string) => {
     if (!KEY_RE.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
@@ -49,19 +76,22 @@ export function createFsBlobStore(root: string): BlobStore {
       const dir = dirname(path);
       const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
       if (bytes.length <= SMALL) {
-        const write = () => writeFileSync(tmp, bytes);
         if (!made.has(dir)) mkdirSync(dir, { recursive: true });
         try {
-          write();
+          writeNew(path, bytes);
         } catch (err) {
-          // the directory was removed since it was made here: make it again
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-          mkdirSync(dir, { recursive: true });
-          write();
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EEXIST') {
+            writeFileSync(tmp, bytes);
+            renameSync(tmp, path);
+          } else if (code === 'ENOENT') {
+            // the directory was removed since it was made here: make it again
+            mkdirSync(dir, { recursive: true });
+            writeNew(path, bytes);
+          } else throw err;
         }
         if (made.size >= DIRS_REMEMBERED) made.clear();
         made.add(dir);
-        renameSync(tmp, path);
         return;
       }
       await mkdir(dir, { recursive: true });
