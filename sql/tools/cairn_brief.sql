@@ -11,25 +11,27 @@
 -- (entries_brief_private_idx). So a brief reads at most a few times p_per entries, whatever the
 -- org's size and however few of its entries qualify. A candidate carries only what the brief's
 -- ranking and lines read (not an entry's whole JSON: links, stale marks, metadata and paths
--- were most of the bytes the server parsed and dropped).
+-- were most of the bytes the server parsed and dropped), as an array in the order of BriefRow
+-- (src/domain/operations.ts): section, id, kind, content, rationale, title, status, steps, tags,
+-- project, agent, created_at, updated_at — a quarter fewer bytes to send and parse than objects
+-- naming every field.
 CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
  SET jit TO 'off'
 AS $function$
-  SELECT coalesce(jsonb_agg(jsonb_build_object('section',
+  SELECT coalesce(jsonb_agg(jsonb_build_array(
       CASE (c.row).kind
         WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
           THEN 'stale' ELSE 'plans' END
         WHEN 'decision' THEN 'decisions'
         WHEN 'observation' THEN 'failures'
         ELSE 'conventions'
-      END, 'entry', jsonb_build_object(
-        'id', (c.row).id, 'kind', (c.row).kind, 'content', (c.row).content, 'rationale', (c.row).rationale,
-        'title', (c.row).title, 'status', (c.row).status, 'steps', (c.row).steps, 'tags', to_jsonb((c.row).tags),
-        'project', (c.row).project, 'agent', (c.row).agent,
-        'created_at', (c.row).created_at, 'updated_at', (c.row).updated_at))
+      END,
+      (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
+      (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
+      (c.row).created_at, (c.row).updated_at)
     ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
   FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
   CROSS JOIN LATERAL (

@@ -7,13 +7,34 @@
  * and the same entries give the same brief.
  */
 import { nameText } from './agents';
-import type { BriefEntry, BriefSection } from './operations';
+import type { BriefEntry, BriefRow, BriefSection } from './operations';
 import type { Entry } from './schemas';
 import { clip, planSummary } from './summary';
+import { isoTime } from './types';
 
 export interface BriefCandidate {
   section: BriefSection;
   entry: BriefEntry;
+}
+
+/** A candidate from the store's row (BriefRow), its times as ISO strings. */
+export function briefCandidate(r: BriefRow): BriefCandidate {
+  const [section, id, kind, content, rationale, title, status, steps, tags, project, agent, created, updated] = r;
+  const entry: BriefEntry = {
+    id,
+    kind,
+    content,
+    rationale,
+    title,
+    status,
+    steps,
+    tags,
+    project,
+    agent,
+    created_at: isoTime(created),
+    updated_at: isoTime(updated),
+  };
+  return { section, entry };
 }
 
 export interface BriefItem {

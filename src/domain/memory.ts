@@ -4,7 +4,7 @@
  * store around it.
  */
 
-import { type Brief, packBrief } from './brief';
+import { type Brief, briefCandidate, packBrief } from './brief';
 import { sha256Hex } from './crypto';
 import { Invalid, NotFound, Unavailable } from './errors';
 import { uuidv7 } from './ids';
@@ -38,8 +38,10 @@ export type SpaceResult = Omit<SpaceFound, 'brief'> & {
 function spaceView(r: StoreOps['space']['result'], budget: number): Omit<SpaceResult, 'caller'> {
   const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
   if (r.candidates) {
-    const candidates = r.candidates.map((c) => ({ section: c.section, entry: withIsoTimes(c.entry) }));
-    return { brief: packBrief(candidates, budget, r.project ?? null), project: r.project ?? null };
+    return {
+      brief: packBrief(r.candidates.map(briefCandidate), budget, r.project ?? null),
+      project: r.project ?? null,
+    };
   }
   if (r.history) {
     const h = r.history;

@@ -128,6 +128,27 @@ export type BriefEntry = Pick<
   | 'updated_at'
 >;
 
+/**
+ * A brief candidate as the store sends it (sql/tools/cairn_brief.sql): its section, then its
+ * entry's fields in this order, times as Postgres writes them (briefCandidate in domain/brief.ts
+ * reads it).
+ */
+export type BriefRow = [
+  section: BriefSection,
+  id: string,
+  kind: Entry['kind'],
+  content: string,
+  rationale: string | null,
+  title: string | null,
+  status: string | null,
+  steps: Entry['steps'],
+  tags: string[],
+  project: string | null,
+  agent: string,
+  created_at: string,
+  updated_at: string,
+];
+
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
 
 export const spaceInput = z.object({
@@ -283,7 +304,7 @@ export interface StoreOps {
     args: SpaceArgs & { per_kind: number };
     result: Omit<SpaceFound, 'brief'> & {
       project?: string | null;
-      candidates?: { section: BriefSection; entry: BriefEntry }[];
+      candidates?: BriefRow[];
       caller: SpaceCaller;
     };
   };

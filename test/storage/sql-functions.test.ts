@@ -130,14 +130,14 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
   describe('cairn_brief', () => {
     const brief = async (agent: string, per = 40) =>
       (
-        await callTool<{ candidates: { section: string; entry: { id: string } }[] }>(
+        await callTool<{ candidates: [section: string, id: string, ...rest: unknown[]][] }>(
           db,
           'cairn_space',
           agent,
           PROJECT,
           { view: 'brief', per_kind: per },
         )
-      ).candidates.map((c) => [c.section, c.entry.id]);
+      ).candidates.map(([section, id]) => [section, id]);
     const plan = (agent: string, args: Record<string, unknown>) =>
       callTool<{ entry: { id: string } }>(db, 'cairn_plan', agent, PROJECT, {
         id: uuidv7(),
