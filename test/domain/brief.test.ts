@@ -1,7 +1,7 @@
 /** A brief fits its budget whatever it is given, ranks within sections and drops what repeats itself. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BriefCandidate, packBrief } from '../../src/domain/brief';
+import { type BriefCandidate, briefCandidate, packBrief } from '../../src/domain/brief';
 import type { BriefSection } from '../../src/domain/operations';
 import type { Entry } from '../../src/domain/schemas';
 
@@ -260,5 +260,44 @@ describe('packBrief', () => {
     expect(b.text).toBe('No entry of the brief fits in 500 characters; call again with a larger budget_chars.');
     expect(b.left_out).toBe(1);
     expect(packBrief([long], 4000, PROJECT).sections).toHaveLength(1);
+  });
+});
+
+describe('briefCandidate', () => {
+  it("reads the store's row field by field, its times as ISO strings", () => {
+    const steps = [{ text: 'Port checkout', status: 'done' as const }];
+    expect(
+      briefCandidate([
+        'stale',
+        '01900000-0000-7000-8000-000000000001',
+        'plan',
+        'Move payments',
+        null,
+        'Payments',
+        'active',
+        steps,
+        ['payments'],
+        null,
+        'alice',
+        '2026-11-01T10:00:00.123456+00:00',
+        '2026-11-02T11:30:00+00:00',
+      ]),
+    ).toEqual({
+      section: 'stale',
+      entry: {
+        id: '01900000-0000-7000-8000-000000000001',
+        kind: 'plan',
+        content: 'Move payments',
+        rationale: null,
+        title: 'Payments',
+        status: 'active',
+        steps,
+        tags: ['payments'],
+        project: null,
+        agent: 'alice',
+        created_at: '2026-11-01T10:00:00.123Z',
+        updated_at: '2026-11-02T11:30:00.000Z',
+      },
+    });
   });
 });
