@@ -121,24 +121,49 @@ function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] 
 }
 
 /**
- * An entry's words of three letters or more, lower-cased, each as a number (wordKey). An ASCII
- * text, what most are, is read a character at a time: its words are runs of [A-Za-z0-9_], keyed
- * as they are read, with no string made for them. Any other text takes a regular expression with
- * Unicode classes over its lower-cased copy, and keys the words it finds the same way.
+ * An entry's words of three letters or more, lower-cased, each as a number (wordKey), each once:
+ * into `out`, sorted, their count returned. An ASCII text, what most are, is read a character at
+ * a time: its words are runs of [A-Za-z0-9_], keyed as they are read, with no string made for
+ * them. Any other text takes a regular expression with Unicode classes over its lower-cased copy,
+ * and keys the words it finds the same way.
  */
-function words(e: BriefEntry): Set<number> {
+function words(e: BriefEntry, out: Keys): number {
   const title = e.title ?? '';
-  const out = new Set<number>();
+  out.n = 0;
   if (NOT_ASCII.test(title) || NOT_ASCII.test(e.content)) {
-    for (const w of `${title} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) out.add(wordKey(w));
+    for (const w of `${title} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) out.push(wordKey(w));
   } else {
     asciiWords(title, out);
     asciiWords(e.content, out);
   }
-  return out;
+  return out.unique();
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/;
+
+/** A growing list of word keys held in a typed array: no number boxed, nothing allocated per word. */
+class Keys {
+  n = 0;
+  a = new Float64Array(256);
+
+  push(k: number): void {
+    if (this.n === this.a.length) {
+      const grown = new Float64Array(this.a.length * 2);
+      grown.set(this.a);
+      this.a = grown;
+    }
+    this.a[this.n++] = k;
+  }
+
+  /** Sorts the keys and keeps each once; returns how many there are. */
+  unique(): number {
+    const a = this.a.subarray(0, this.n).sort();
+    let m = 0;
+    for (let i = 0; i < a.length; i++) if (m === 0 || a[i] !== a[m - 1]) a[m++] = a[i] as number;
+    this.n = m;
+    return m;
+  }
+}
 
 /**
  * A word as a number of 53 bits, from two 32-bit hashes of its UTF-16 code units (FNV-1a and a
@@ -167,7 +192,7 @@ function wordKey(w: string): number {
 }
 
 /** The words of an ASCII text as `\w{3,}` finds them in its lower-cased copy, keyed as wordKey keys them. */
-function asciiWords(text: string, out: Set<number>): void {
+function asciiWords(text: string, out: Keys): void {
   let h1 = H1;
   let h2 = H2;
   let run = 0;
@@ -179,7 +204,7 @@ function asciiWords(text: string, out: Set<number>): void {
       h2 = step2(h2, c);
       run++;
     } else if (run > 0) {
-      if (run >= 3) out.add(key(h1, h2));
+      if (run >= 3) out.push(key(h1, h2));
       h1 = H1;
       h2 = H2;
       run = 0;
@@ -191,27 +216,107 @@ function asciiWords(text: string, out: Set<number>): void {
  * The words of the lines chosen so far, indexed by word: whether a candidate says the same as one
  * of them (word overlap, Jaccard, at least SAME; entries of fewer than four words are the same only
  * when equal) is counted from the index, one look-up per word of the candidate, instead of a
- * look-up per word of every chosen line.
+ * look-up per word of every chosen line. The index is a hash table of the word keys with, for each
+ * word, a chain of the lines that have it, all in typed arrays: a brief's few thousand words make
+ * no object each (a Map of lists made one list and one boxed number per word, most of a brief's
+ * garbage).
  */
 class ChosenWords {
   private readonly sizes: number[] = [];
-  private readonly lines = new Map<number, number[]>();
+  private mask = 1023;
+  /** Per slot of the table: its word's key, and its chain's first posting (-1: an empty slot). */
+  private slotKey = new Float64Array(1024);
+  private slotHead = new Int32Array(1024).fill(-1);
+  private used = 0;
+  /** Per posting: its line, and the next posting of the same word (-1: the chain's end). */
+  private postLine = new Int32Array(1024);
+  private postNext = new Int32Array(1024);
+  private posts = 0;
+  /** Per chosen line, the words a candidate shares with it (zeroed after each count). */
+  private shared = new Int32Array(64);
 
-  /** Whether `w` says the same as a chosen line. */
-  repeats(w: Set<number>): boolean {
-    const shared = new Array<number>(this.sizes.length).fill(0);
-    for (const word of w) for (const j of this.lines.get(word) ?? []) shared[j] = (shared[j] ?? 0) + 1;
-    return this.sizes.some((size, j) => same(w.size, size, shared[j] ?? 0));
+  /** No line chosen: the index of a new brief (its arrays kept from the last, at their size). */
+  clear(): void {
+    this.sizes.length = 0;
+    this.slotHead.fill(-1);
+    this.used = 0;
+    this.posts = 0;
   }
 
-  add(w: Set<number>): void {
-    const j = this.sizes.push(w.size) - 1;
-    for (const word of w) {
-      const list = this.lines.get(word);
-      if (list) list.push(j);
-      else this.lines.set(word, [j]);
+  /** Whether the `n` words in `w` say the same as a chosen line. */
+  repeats(w: Keys, n: number): boolean {
+    const lines = this.sizes.length;
+    if (this.shared.length < lines) this.shared = new Int32Array(lines * 2);
+    const shared = this.shared;
+    for (let i = 0; i < n; i++) {
+      const s = this.slot(w.a[i] as number);
+      for (let p = this.slotHead[s] as number; p >= 0; p = this.postNext[p] as number) {
+        const line = this.postLine[p] as number;
+        shared[line] = (shared[line] as number) + 1;
+      }
+    }
+    let found = false;
+    for (let j = 0; j < lines; j++) {
+      if (!found && same(n, this.sizes[j] as number, shared[j] as number)) found = true;
+      shared[j] = 0;
+    }
+    return found;
+  }
+
+  add(w: Keys, n: number): void {
+    const line = this.sizes.push(n) - 1;
+    if (2 * (this.used + n) > this.mask) this.grow(this.used + n);
+    if (this.posts + n > this.postLine.length) {
+      const size = 2 * (this.posts + n);
+      this.postLine = grown(this.postLine, size);
+      this.postNext = grown(this.postNext, size);
+    }
+    for (let i = 0; i < n; i++) {
+      const k = w.a[i] as number;
+      const s = this.slot(k);
+      if (this.slotHead[s] === -1) {
+        this.slotKey[s] = k;
+        this.used++;
+      }
+      this.postLine[this.posts] = line;
+      this.postNext[this.posts] = this.slotHead[s] as number;
+      this.slotHead[s] = this.posts++;
     }
   }
+
+  /** The slot of key `k`: where it is, or the empty one where it would go (linear probing). */
+  private slot(k: number): number {
+    let s = (k % 0x200000) & this.mask;
+    while (this.slotHead[s] !== -1 && this.slotKey[s] !== k) s = (s + 1) & this.mask;
+    return s;
+  }
+
+  /** A table at least twice as large as `words`, the words put back in their slots. */
+  private grow(words: number): void {
+    const keys = this.slotKey;
+    const heads = this.slotHead;
+    let size = this.mask + 1;
+    while (size < 2 * words + 2) size *= 2;
+    this.mask = size - 1;
+    this.slotKey = new Float64Array(size);
+    this.slotHead = new Int32Array(size).fill(-1);
+    for (let s = 0; s < heads.length; s++) {
+      if (heads[s] === -1) continue;
+      const to = this.slot(keys[s] as number);
+      this.slotKey[to] = keys[s] as number;
+      this.slotHead[to] = heads[s] as number;
+    }
+  }
+}
+
+/** Packing runs start to end without a pause, so one index and one word list serve every brief. */
+const seen = new ChosenWords();
+const w = new Keys();
+
+function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
 }
 
 /** Two sets of `a` and `b` words sharing `both` say the same. */
@@ -238,7 +343,7 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
   // room for the header at its longest (every count as wide as the number of candidates)
   const room = budget - briefHeader(project, total, total).length;
   const chosen: BriefItem[][] = ORDER.map(() => []);
-  const seen = new ChosenWords();
+  seen.clear();
   let used = 0;
   let duplicates = 0;
   // until every queue is empty, or no line could fit in what is left
@@ -252,13 +357,13 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
         const text = line(c, project, now);
         const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
         if (used + cost > room) continue;
-        const w = words(c.entry);
-        if (seen.repeats(w)) {
+        const n = words(c.entry, w);
+        if (seen.repeats(w, n)) {
           duplicates++;
           continue;
         }
         used += cost;
-        seen.add(w);
+        seen.add(w, n);
         chosen[i]?.push({ id: c.entry.id, kind: c.entry.kind, text });
         taken++;
       }

@@ -29,17 +29,18 @@ const OPEN_STEPS = 3;
 
 /** Whether a UTF-16 code unit is whitespace as `\s` and `trim` see it. */
 function isSpace(c: number): boolean {
-  return c <= 32
-    ? c === 32 || (c >= 9 && c <= 13)
-    : c === 0xa0 ||
-        c === 0x1680 ||
-        (c >= 0x2000 && c <= 0x200a) ||
-        c === 0x2028 ||
-        c === 0x2029 ||
-        c === 0x202f ||
-        c === 0x205f ||
-        c === 0x3000 ||
-        c === 0xfeff;
+  if (c < 0xa0) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**

@@ -147,18 +147,32 @@ describe('packBrief', () => {
     expect(shown(['alpha bravo charlie', 'alpha bravo charlie delta'])).toHaveLength(2);
   });
 
+  // an entry's words as the brief defines them: of its title and content, lower-cased, three
+  // letters or more (Unicode letters and digits in a text that is not ASCII)
+  const wordsOf = (e: Pick<Entry, 'title' | 'content'>) => {
+    const text = `${e.title ?? ''} ${e.content}`.toLowerCase();
+    return new Set((/[^\x00-\x7f]/.test(text) ? text.match(/[\p{L}\p{N}_]{3,}/gu) : text.match(/\w{3,}/g)) ?? []);
+  };
+  const same = (a: Set<string>, b: Set<string>) => {
+    if (a.size < 4 || b.size < 4) return a.size === b.size && [...a].every((w) => b.has(w));
+    const both = [...a].filter((w) => b.has(w)).length;
+    return both / (a.size + b.size - both) >= 0.6;
+  };
+  /** No two entries shown say the same, and each one left out repeats one shown (all fit the budget). */
+  const repeatsNothingShown = (cands: BriefCandidate[]) => {
+    const b = packBrief(cands, 1_000_000, PROJECT);
+    const ids = new Set(b.sections.flatMap((s) => s.items.map((i) => i.id)));
+    const kept = cands.filter((x) => ids.has(x.entry.id)).map((x) => wordsOf(x.entry));
+    for (const [i, a] of kept.entries()) {
+      for (const other of kept.slice(i + 1)) expect(same(a, other)).toBe(false);
+    }
+    for (const x of cands.filter((x) => !ids.has(x.entry.id))) {
+      expect(kept.some((k) => same(k, wordsOf(x.entry)))).toBe(true);
+    }
+    return kept.length;
+  };
+
   it('shows no two entries that say the same, and drops none that repeats nothing shown', () => {
-    // an entry's words as the brief defines them: of its title and content, lower-cased, three
-    // letters or more (Unicode letters and digits in a text that is not ASCII)
-    const wordsOf = (e: Pick<Entry, 'title' | 'content'>) => {
-      const text = `${e.title ?? ''} ${e.content}`.toLowerCase();
-      return new Set((/[^\x00-\x7f]/.test(text) ? text.match(/[\p{L}\p{N}_]{3,}/gu) : text.match(/\w{3,}/g)) ?? []);
-    };
-    const same = (a: Set<string>, b: Set<string>) => {
-      if (a.size < 4 || b.size < 4) return a.size === b.size && [...a].every((w) => b.has(w));
-      const both = [...a].filter((w) => b.has(w)).length;
-      return both / (a.size + b.size - both) >= 0.6;
-    };
     // words that differ only in case, digits and underscores, words too short to count, and words
     // outside ASCII (an entry's words are then found by Unicode classes)
     const vocabulary = [
@@ -186,18 +200,26 @@ describe('packBrief', () => {
       .map((ws) => ws.map(([w, sep]) => w + sep).join(''));
     fc.assert(
       fc.property(fc.array(fc.tuple(text, fc.option(text, { nil: null })), { maxLength: 40 }), (texts) => {
-        const cands = texts.map(([content, title]) => c('conventions', { content, title }));
-        const b = packBrief(cands, 50_000, PROJECT);
-        const ids = new Set(b.sections.flatMap((s) => s.items.map((i) => i.id)));
-        const kept = cands.filter((x) => ids.has(x.entry.id)).map((x) => wordsOf(x.entry));
-        for (const [i, a] of kept.entries()) {
-          for (const other of kept.slice(i + 1)) expect(same(a, other)).toBe(false);
-        }
-        for (const x of cands.filter((x) => !ids.has(x.entry.id))) {
-          expect(kept.some((k) => same(k, wordsOf(x.entry)))).toBe(true);
-        }
+        repeatsNothingShown(texts.map(([content, title]) => c('conventions', { content, title })));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('compares thousands of words over a hundred lines as it does a few', () => {
+    // more words and lines than the index starts with room for, so it grows while it is filled
+    const text = fc
+      .array(fc.integer({ min: 0, max: 6000 }), { minLength: 1, maxLength: 45 })
+      .map((ns) => ns.map((n) => `term${n}`).join(' '));
+    // an entry that repeats one before it, with a word or two changed
+    const echo = (t: string, n: number) => `${t.split(' ').slice(n).join(' ')} extra${n}`;
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 100, maxLength: 160 }), (texts) => {
+        const contents = texts.flatMap((t, i) => (i % 5 === 0 ? [t, echo(t, i % 3)] : [t]));
+        const kept = repeatsNothingShown(contents.map((content) => c('conventions', { content })));
+        expect(kept).toBeGreaterThan(90);
+      }),
+      { numRuns: 20 },
     );
   });
 
