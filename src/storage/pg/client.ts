@@ -196,7 +196,11 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
   }, opts.maintenanceSeconds ?? 60);
   // pg's `pool.query` closes the connection on any error, so each tool error raised in SQL (a 429,
   // an entry not found) cost a new backend and its statements prepared again; an error the server
-  // answered leaves the connection as it was, and the connection goes back to the pool
+  // answered leaves the connection as it was, and the connection goes back to the pool. The
+  // statement is sent in `query`'s callback form: its promise form kept every result (the rows
+  // parsed, the query) alive past two young-generation collections, so all of them were promoted
+  // to the old generation and a full collection ran every second or two under load (docs/design.md,
+  // "CPU per call", sixth round)
   const execute: Execute = async ({ text, params }) => {
     const client = await pool.connect();
     let broken: Error | undefined;
@@ -206,7 +210,11 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
     };
     client.on('error', lost);
     try {
-      return await client.query({ name: nameOf(text), text, values: params });
+      return await new Promise<pg.QueryResult<Record<string, unknown>>>((resolve, reject) =>
+        client.query({ name: nameOf(text), text, values: params }, (err, result) =>
+          err ? reject(err) : resolve(result),
+        ),
+      );
     } catch (err) {
       if (connectionBroken(err)) broken = err as Error;
       throw err;
