@@ -218,7 +218,7 @@ function asciiWords(text: string, out: Keys): void {
  * when equal) is counted from the index, one look-up per word of the candidate, instead of a
  * look-up per word of every chosen line. The index is a hash table of the word keys with, for each
  * word, a chain of the lines that have it, all in typed arrays: a brief's few thousand words make
- * no object each (a Map of lists made one list and one boxed number per word, most of a brief's
+ * no object each (a Map of lists made one list and one boxed number per word, a third of a brief's
  * garbage).
  */
 class ChosenWords {
