@@ -7,7 +7,8 @@
  * and the same server running one query that keeps the database busy as long as the tool's call
  * takes (its `wait_us` found by probing until the floor's median latency is the tool's), so that
  * both wait on the database alike. Figures: medians over the rounds of the server's CPU (its
- * process, from /proc) per call, and of its ratio to each floor in the same round; then the
+ * process, from /proc) per call, of its ratio to each floor in the same round, and of the CPU of
+ * its Postgres backends per call (what the call costs the database, as `npm run bench` counts it); then the
  * service's own code per call, replayed in this process without sockets or database
  * (scripts/bench/replay.ts), and what a call would cost if that code were all it added to the bare
  * floor: (floor + own code) over the floor. Writes
@@ -28,9 +29,9 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { allOps, rpcClient } from './bench/calls';
 import { readCorpus } from './bench/corpus';
-import { dropRunDb, prepare, ROOT } from './bench/databases';
+import { dropRunDb, prepare, ROOT, RUN_DB } from './bench/databases';
 import { loop, percentile } from './bench/measure';
-import { type Running, startCairn, startFloor, treeCpuMs } from './bench/procs';
+import { BackendCpu, type Running, startCairn, startFloor, treeCpuMs } from './bench/procs';
 import { ownCodeCpu } from './bench/replay';
 import { writeBenchmarkSection } from './benchmarks-md';
 
@@ -48,18 +49,28 @@ const OWN_ROUNDS = Number(arg('own-rounds', '10'));
 const EVICT_MB = Number(arg('evict-mb', '0'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** Server CPU (ms) per call of `call` at concurrency 1 over `seconds`, after a second of warm-up; the median latency. */
+/**
+ * Server CPU (ms) per call of `call` at concurrency 1 over `seconds`, after a second of warm-up;
+ * the median latency; the CPU of the target's Postgres backends per call.
+ */
 async function perCall(target: Running, call: (i: number) => Promise<unknown>, seconds = SECONDS) {
   await loop(1, 1, call);
+  const backends = await BackendCpu.open(RUN_DB, target.app);
+  await backends.start();
   const cpu0 = treeCpuMs(target.pid);
   const run = await loop(1, seconds, call);
+  const cpu = treeCpuMs(target.pid) - cpu0;
+  const db = await backends.stop();
+  await backends.close();
   if (run.errors) throw new Error(`${run.errors} calls failed: ${run.firstError}`);
-  return { ms: (treeCpuMs(target.pid) - cpu0) / run.latencies.length, p50: median(run.latencies) };
+  const n = run.latencies.length;
+  return { ms: cpu / n, p50: median(run.latencies), dbMs: db.ms / n };
 }
 
 interface Figure {
   server: number;
   p50: number;
+  db: number;
   bare: number;
   matched: number;
   waitUs: number;
@@ -126,10 +137,17 @@ async function main() {
         const bare = await perCall(floor, floorCall(0), Math.min(SECONDS, 2));
         const tool = await perCall(server, op.call);
         const matched = await matchedFloor(tool.p50, bare.p50);
-        const f: Figure = { server: tool.ms, p50: tool.p50, bare: bare.ms, matched: matched.ms, waitUs: matched.wait };
+        const f: Figure = {
+          server: tool.ms,
+          p50: tool.p50,
+          db: tool.dbMs,
+          bare: bare.ms,
+          matched: matched.ms,
+          waitUs: matched.wait,
+        };
         figures.set(op.name, [...(figures.get(op.name) ?? []), f]);
         log(
-          `round ${round + 1} ${op.name}: ${r3(f.server)} ms/call at p50 ${r3(f.p50)} ms; floor ${r3(f.bare)}, at the same latency ${r3(f.matched)} (wait ${f.waitUs} µs)`,
+          `round ${round + 1} ${op.name}: ${r3(f.server)} ms/call at p50 ${r3(f.p50)} ms (database ${r3(f.db)}); floor ${r3(f.bare)}, at the same latency ${r3(f.matched)} (wait ${f.waitUs} µs)`,
         );
       }
     }
@@ -139,6 +157,7 @@ async function main() {
       ownUs: own.get(op) ?? Number.NaN,
       serverMs: r3(median(fs.map((f) => f.server))),
       p50: r3(median(fs.map((f) => f.p50))),
+      dbMs: r3(median(fs.map((f) => f.db))),
       bareMs: r3(median(fs.map((f) => f.bare))),
       matchedMs: r3(median(fs.map((f) => f.matched))),
       waitUs: median(fs.map((f) => f.waitUs)),
@@ -153,11 +172,11 @@ async function main() {
     const md = [
       `Run ${date} on ${cpus().length} cores, Node ${process.versions.node}; command \`npm run bench:cpu${argv.length ? ` -- ${argv.join(' ')}` : ''}\`: one warm server process on the Postgres 1k database, each tool alone at c = 1, ${ROUNDS} rounds of ${SECONDS} s (medians); raw figures in \`bench/results/${file}\`.`,
       '',
-      `| tool | p50 ms | server CPU ms/call | floor (\`SELECT 1\`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it | own code µs/call (replayed${EVICT_MB ? `, ${EVICT_MB} MB evicted` : ''}) | floor + own code × floor |`,
-      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      `| tool | p50 ms | database CPU ms/call | server CPU ms/call | floor (\`SELECT 1\`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it | own code µs/call (replayed${EVICT_MB ? `, ${EVICT_MB} MB evicted` : ''}) | floor + own code × floor |`,
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows.map(
         (r) =>
-          `| ${r.op} | ${r.p50} | ${r.serverMs} | ${r.bareMs} | ${r.ratioBare}× | ${r.matchedMs} (${r.waitUs} µs) | ${r.ratioMatched}× | ${r.ownUs} | ${withOwn(r)}× |`,
+          `| ${r.op} | ${r.p50} | ${r.dbMs} | ${r.serverMs} | ${r.bareMs} | ${r.ratioBare}× | ${r.matchedMs} (${r.waitUs} µs) | ${r.ratioMatched}× | ${r.ownUs} | ${withOwn(r)}× |`,
       ),
     ].join('\n');
     console.log(md);

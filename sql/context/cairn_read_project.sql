@@ -5,12 +5,14 @@
 -- absent"). Two lookups by key.
 CREATE OR REPLACE FUNCTION public.cairn_read_project(p_org uuid, p_project text, p_agent text)
  RETURNS text
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-  SELECT p_project WHERE p_project IS NOT NULL AND (
-    EXISTS (SELECT 1 FROM scope_counts c WHERE c.org_id = p_org AND c.scope = 'project'
-              AND c.project_key = p_project AND c.agent_key = '' AND c.n > 0)
-    OR EXISTS (SELECT 1 FROM scope_counts c WHERE c.org_id = p_org AND c.scope = 'agent'
-              AND c.project_key = p_project AND c.agent_key = p_agent AND c.n > 0))
-$function$;
+BEGIN
+  RETURN (
+    SELECT p_project WHERE p_project IS NOT NULL AND (
+      EXISTS (SELECT 1 FROM scope_counts c WHERE c.org_id = p_org AND c.scope = 'project'
+                AND c.project_key = p_project AND c.agent_key = '' AND c.n > 0)
+      OR EXISTS (SELECT 1 FROM scope_counts c WHERE c.org_id = p_org AND c.scope = 'agent'
+                AND c.project_key = p_project AND c.agent_key = p_agent AND c.n > 0)));
+END $function$;

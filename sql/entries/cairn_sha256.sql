@@ -1,8 +1,9 @@
 -- SHA-256 of text (UTF-8) as lowercase hex: content hashes and the ledger's chain.
 CREATE OR REPLACE FUNCTION public.cairn_sha256(p text)
  RETURNS text
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
 AS $function$
-  SELECT encode(sha256(convert_to(p, 'UTF8')), 'hex')
-$function$;
+BEGIN
+  RETURN encode(sha256(convert_to(p, 'UTF8')), 'hex');
+END $function$;

@@ -12,18 +12,24 @@ AS $function$
 DECLARE
   v_keys text[];
   n entries;
+  v_reader text := nullif(current_setting('cairn.reader', true), '');
+  -- the reader's own partition (cairn_posting_key), computed by an expression the planner inlines
+  -- (in the query below a custom plan, cairn_recall_recent's, calls it; so does one given
+  -- current_setting, which is not immutable, as its argument)
+  v_mine text;
 BEGIN
   -- most entries have no anchors: nothing to look up (an empty key list would still walk the
   -- project's postings)
   IF e.paths IS NULL OR cardinality(e.paths) = 0 THEN
     RETURN NULL;
   END IF;
+  v_mine := cairn_posting_key('agent', e.project, v_reader);
   v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
   SELECT x.* INTO n FROM postings k
     JOIN entries x ON x.org_id = e.org_id AND x.id = k.entry_id
     WHERE k.org_id = e.org_id AND k.lexeme = ANY(v_keys)
       AND k.project IN (coalesce(e.project, ''),
-                        cairn_posting_key('agent', e.project, nullif(current_setting('cairn.reader', true), '')))
+                        v_mine)
       AND k.entry_id <> e.id
       AND x.created_at > coalesce(e.confirmed_at, e.created_at)
     ORDER BY x.created_at DESC LIMIT 1;

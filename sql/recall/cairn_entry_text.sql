@@ -2,8 +2,9 @@
 -- rationale, source and tags.
 CREATE OR REPLACE FUNCTION public.cairn_entry_text(p_title text, p_content text, p_rationale text, p_source text, p_tags text[])
  RETURNS text
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE PARALLEL SAFE
 AS $function$
-  SELECT concat_ws(' ', p_title, p_content, p_rationale, p_source, array_to_string(p_tags, ' '))
-$function$;
+BEGIN
+  RETURN concat_ws(' ', p_title, p_content, p_rationale, p_source, array_to_string(p_tags, ' '));
+END $function$;

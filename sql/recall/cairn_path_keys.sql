@@ -5,12 +5,17 @@
 -- Paths come normalised (src/domain/anchors.ts: repo-relative, no '.', '..' or trailing '/').
 CREATE OR REPLACE FUNCTION public.cairn_path_keys(p_paths text[])
  RETURNS text[]
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE
 AS $function$
-  SELECT coalesce(array_agg(DISTINCT k), '{}') FROM (
-    SELECT '@p:' || p AS k FROM unnest(p_paths) AS p
-    UNION ALL
-    SELECT '@a:' || array_to_string((string_to_array(p, '/'))[1:n], '/')
-    FROM unnest(p_paths) AS p, generate_series(1, cardinality(string_to_array(p, '/')) - 1) AS n) x
-$function$;
+BEGIN
+  IF coalesce(cardinality(p_paths), 0) = 0 THEN
+    RETURN '{}';
+  END IF;
+  RETURN (
+    SELECT coalesce(array_agg(DISTINCT k), '{}') FROM (
+      SELECT '@p:' || p AS k FROM unnest(p_paths) AS p
+      UNION ALL
+      SELECT '@a:' || array_to_string((string_to_array(p, '/'))[1:n], '/')
+      FROM unnest(p_paths) AS p, generate_series(1, cardinality(string_to_array(p, '/')) - 1) AS n) x);
+END $function$;

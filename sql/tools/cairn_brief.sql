@@ -17,59 +17,61 @@
 -- naming every field.
 CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer)
  RETURNS jsonb
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
  SET jit TO 'off'
 AS $function$
-  SELECT coalesce(jsonb_agg(jsonb_build_array(
-      CASE (c.row).kind
-        WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
-          THEN 'stale' ELSE 'plans' END
-        WHEN 'decision' THEN 'decisions'
-        WHEN 'observation' THEN 'failures'
-        ELSE 'conventions'
-      END,
-      (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
-      (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
-      (c.row).created_at, (c.row).updated_at)
-    ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
-  FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
-  CROSS JOIN LATERAL (
-    SELECT u.row, u.created_at, u.id FROM (
-      -- shared entries of the read's project and the org-wide ones
-      (SELECT y.row, y.created_at, y.id
-       FROM unnest(CASE WHEN p_scope <> 'project' THEN '{}'::text[]
-                        WHEN p_proj IS NULL THEN ARRAY['']
-                        ELSE ARRAY[p_proj, ''] END) AS pr(project)
-       CROSS JOIN LATERAL (
-         SELECT e AS row, e.created_at, e.id FROM entries e
-         WHERE e.org_id = p_org AND e.kind = k.kind AND e.project_key = pr.project
+BEGIN
+  RETURN (
+    SELECT coalesce(jsonb_agg(jsonb_build_array(
+        CASE (c.row).kind
+          WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
+            THEN 'stale' ELSE 'plans' END
+          WHEN 'decision' THEN 'decisions'
+          WHEN 'observation' THEN 'failures'
+          ELSE 'conventions'
+        END,
+        (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
+        (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
+        (c.row).created_at, (c.row).updated_at)
+      ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
+    FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
+    CROSS JOIN LATERAL (
+      SELECT u.row, u.created_at, u.id FROM (
+        -- shared entries of the read's project and the org-wide ones
+        (SELECT y.row, y.created_at, y.id
+         FROM unnest(CASE WHEN p_scope <> 'project' THEN '{}'::text[]
+                          WHEN p_proj IS NULL THEN ARRAY['']
+                          ELSE ARRAY[p_proj, ''] END) AS pr(project)
+         CROSS JOIN LATERAL (
+           SELECT e AS row, e.created_at, e.id FROM entries e
+           WHERE e.org_id = p_org AND e.kind = k.kind AND e.project_key = pr.project
+             AND e.scope <> 'agent' AND e.superseded_by IS NULL
+             AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
+             AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
+             AND (e.expires_at IS NULL OR e.expires_at > now())
+           ORDER BY e.created_at DESC LIMIT p_per) y)
+        UNION ALL
+        -- an org read: the shared entries of every project
+        (SELECT e AS row, e.created_at, e.id FROM entries e
+         WHERE p_scope = 'org' AND e.org_id = p_org AND e.kind = k.kind
            AND e.scope <> 'agent' AND e.superseded_by IS NULL
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
-         ORDER BY e.created_at DESC LIMIT p_per) y)
-      UNION ALL
-      -- an org read: the shared entries of every project
-      (SELECT e AS row, e.created_at, e.id FROM entries e
-       WHERE p_scope = 'org' AND e.org_id = p_org AND e.kind = k.kind
-         AND e.scope <> 'agent' AND e.superseded_by IS NULL
-         AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
-         AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
-         AND (e.expires_at IS NULL OR e.expires_at > now())
-       ORDER BY e.created_at DESC LIMIT p_per)
-      UNION ALL
-      -- the caller's own private entries the read sees
-      (SELECT e AS row, e.created_at, e.id FROM entries e
-       WHERE e.org_id = p_org AND e.agent = p_agent AND e.kind = k.kind
-         AND e.scope = 'agent' AND e.superseded_by IS NULL
-         AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
-         AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
-         AND (e.expires_at IS NULL OR e.expires_at > now())
-         AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
-       ORDER BY e.created_at DESC LIMIT p_per)
-    ) u
-    ORDER BY u.created_at DESC, u.id DESC
-    LIMIT p_per
-  ) c
-$function$;
+         ORDER BY e.created_at DESC LIMIT p_per)
+        UNION ALL
+        -- the caller's own private entries the read sees
+        (SELECT e AS row, e.created_at, e.id FROM entries e
+         WHERE e.org_id = p_org AND e.agent = p_agent AND e.kind = k.kind
+           AND e.scope = 'agent' AND e.superseded_by IS NULL
+           AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
+           AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
+           AND (e.expires_at IS NULL OR e.expires_at > now())
+           AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
+         ORDER BY e.created_at DESC LIMIT p_per)
+      ) u
+      ORDER BY u.created_at DESC, u.id DESC
+      LIMIT p_per
+    ) c);
+END $function$;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
 import { migrate } from '../../src/storage/pg/migrate';
-import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase } from '../helpers/raw-db';
+import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase, TEST_KEY_HASH } from '../helpers/raw-db';
 
 const PROJECT = 'github.com/acme/widgets';
 
@@ -298,6 +298,114 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         const agents = await callTool<{ agents: unknown }>(db, 'cairn_space', 'a', null, { view: 'agents' });
         expect(agents.agents).toEqual((await recount(org, 'a', 'org', null)).agents);
       });
+    });
+  });
+
+  it('runs no SQL-language function as a call on any tool path: each one is inlined into its caller', async () => {
+    // a SQL function the planner cannot inline is parsed and planned again in every transaction
+    // that calls it (docs/design.md, "The data layer as source"): those are written in PL/pgSQL.
+    // Generic plans, as a session's statements settle on: a custom plan folds a call whose
+    // arguments it knows by making it once while planning, which counts as a call here
+    await inTx(async (org) => {
+      await db.exec(`SET LOCAL track_functions = 'all'; SET LOCAL plan_cache_mode = 'force_generic_plan'`);
+      const tool = (fn: string, agent: string, args: Record<string, unknown>) =>
+        db.query(`SELECT cairn_meter($1, ${fn}($2, $3, $4, $5::jsonb)) AS r`, [
+          fn === 'cairn_recall' || fn === 'cairn_space' || fn === 'cairn_artifact_get' ? 'read' : 'write',
+          TEST_KEY_HASH,
+          agent,
+          PROJECT,
+          JSON.stringify(args),
+        ]);
+      const id = (rows: Record<string, unknown>[]) => (rows[0] as { r: { entry: { id: string } } }).r.entry.id;
+      const first = id(
+        await tool('cairn_write', 'a', {
+          kind: 'decision',
+          op: 'decide',
+          id: uuidv7(),
+          content: 'checkout retries use idempotency keys',
+          rationale: 'double charges',
+          tags: ['payments'],
+          paths: ['src/checkout/retry.ts'],
+          metadata: { ticket: 7 },
+        }),
+      );
+      await tool('cairn_write', 'a', {
+        kind: 'decision',
+        op: 'decide',
+        id: uuidv7(),
+        content: 'checkout retries use idempotency keys from the cart id',
+        rationale: 'stable across tabs',
+        supersedes: first,
+        paths: ['src/checkout'],
+      });
+      const note = id(
+        await tool('cairn_write', 'a', {
+          kind: 'note',
+          op: 'note',
+          id: uuidv7(),
+          content: 'look at retry.ts',
+          scope: 'agent',
+        }),
+      );
+      await tool('cairn_write', 'b', {
+        kind: 'observation',
+        op: 'observe',
+        id: uuidv7(),
+        content: 'checkout failed twice',
+      });
+      const plan = id(
+        await tool('cairn_plan', 'a', {
+          id: uuidv7(),
+          update: false,
+          title: 'ship retries',
+          steps: [{ text: 'write it', status: 'todo' }],
+          status: 'active',
+          allowed_from: [],
+          final: ['done', 'abandoned'],
+        }),
+      );
+      await tool('cairn_plan', 'a', {
+        id: plan,
+        update: true,
+        steps: [{ text: 'write it', status: 'done' }],
+        allowed_from: [],
+        final: ['done', 'abandoned'],
+      });
+      const artifact = uuidv7();
+      await tool('cairn_artifact_put', 'a', {
+        id: artifact,
+        org_id: org,
+        name: 'retry.md',
+        content_type: 'text/markdown',
+        size: 5,
+        sha256: 'a'.repeat(64),
+        blob_key: `${org}/${artifact}`,
+      });
+      await tool('cairn_artifact_get', 'a', { id: artifact });
+      for (const args of [
+        { query: 'checkout retry idempotency src/checkout/retry.ts' },
+        { query: 'checkout', as_of: new Date(Date.now() + 60_000).toISOString(), include_superseded: true },
+        { query: '' },
+        { query: '', paths: ['src/checkout/retry.ts'] },
+      ]) {
+        await tool('cairn_recall', 'a', args);
+      }
+      for (const view of ['overview', 'projects', 'agents', 'ledger', 'brief']) {
+        await tool('cairn_space', 'a', { view, per_kind: 20 });
+      }
+      await tool('cairn_space', 'a', { view: 'history', entry_id: plan });
+      await tool('cairn_forget', 'a', { ids: [note] });
+      const called = await db.query(
+        `SELECT f.funcname, f.calls FROM pg_stat_xact_user_functions f JOIN pg_proc p ON p.oid = f.funcid
+         JOIN pg_language l ON l.oid = p.prolang WHERE l.lanname = 'sql' ORDER BY 1`,
+      );
+      // the statistics are on: PL/pgSQL functions were counted
+      expect(
+        (
+          await db.query(`SELECT count(*)::int AS n FROM pg_stat_xact_user_functions WHERE funcname = 'cairn_org_seal'`)
+        )[0]?.n,
+      ).toBe(1);
+      expect(called).toEqual([]);
     });
   });
 
