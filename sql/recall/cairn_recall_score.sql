@@ -9,16 +9,29 @@ CREATE OR REPLACE FUNCTION public.cairn_recall_score(p_org uuid, p_id uuid, p_pr
  STABLE
 AS $function$
 DECLARE
-  v_best float8[] := array_fill(0::float8, ARRAY[greatest(coalesce((SELECT max(g) FROM unnest(p_groups) AS g), 0), 1)]);
+  -- loops over plain expressions rather than queries: this runs for each of a recall's ~30
+  -- candidates, and a query in PL/pgSQL goes through the executor every time
+  v_concepts int := 1;
+  v_best float8[];
   v_sum float8 := 0;
   v_names bigint := 0;
+  g int;
+  b float8;
 BEGIN
+  FOREACH g IN ARRAY coalesce(p_groups, '{}') LOOP
+    IF g > v_concepts THEN
+      v_concepts := g;
+    END IF;
+  END LOOP;
+  v_best := array_fill(0::float8, ARRAY[v_concepts]);
   FOR i IN 1 .. coalesce(array_length(p_terms, 1), 0) LOOP
     IF p_idf[i] > v_best[p_groups[i]] AND p_search @@ p_terms[i] THEN
       v_best[p_groups[i]] := p_idf[i];
     END IF;
   END LOOP;
-  SELECT coalesce(sum(b), 0) INTO v_sum FROM unnest(v_best) AS b;
+  FOREACH b IN ARRAY v_best LOOP
+    v_sum := v_sum + b;
+  END LOOP;
   IF cardinality(p_idents) > 0 THEN
     SELECT count(*) INTO v_names FROM postings p
       WHERE p.org_id = p_org AND p.lexeme = ANY(p_idents) AND p.project = p_project AND p.entry_id = p_id;
