@@ -8,8 +8,8 @@
  * takes (its `wait_us` found by probing until the floor's median latency is the tool's), so that
  * both wait on the database alike. Figures: medians over the rounds of the server's CPU (its
  * process, from /proc) per call, of its ratio to each floor in the same round, and of the CPU of
- * its Postgres backends per call (what the call costs the database, as `npm run bench` counts it); then the
- * service's own code per call, replayed in this process without sockets or database
+ * its Postgres backends per call (what the call costs the database, as `npm run bench` counts
+ * it); then the service's own code per call, replayed in this process without sockets or database
  * (scripts/bench/replay.ts), and what a call would cost if that code were all it added to the bare
  * floor: (floor + own code) over the floor. Writes
  * bench/results/cpu-<date>.json and the 'cpu' section of BENCHMARKS.md (--no-md: not). The full
