@@ -308,9 +308,10 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
     // arguments it knows by making it once while planning, which counts as a call here
     await inTx(async (org) => {
       await db.exec(`SET LOCAL track_functions = 'all'; SET LOCAL plan_cache_mode = 'force_generic_plan'`);
-      const tool = (fn: string, agent: string, args: Record<string, unknown>) =>
-        db.query(`SELECT cairn_meter($1, ${fn}($2, $3, $4, $5::jsonb)) AS r`, [
-          fn === 'cairn_recall' || fn === 'cairn_space' || fn === 'cairn_artifact_get' ? 'read' : 'write',
+      // each call as the store sends it (src/storage/pg/store.ts): the operation metered around its function
+      const tool = (op: string, agent: string, args: Record<string, unknown>) =>
+        db.query(`SELECT cairn_meter($1, cairn_${op}($2, $3, $4, $5::jsonb)) AS r`, [
+          op,
           TEST_KEY_HASH,
           agent,
           PROJECT,
@@ -318,7 +319,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         ]);
       const id = (rows: Record<string, unknown>[]) => (rows[0] as { r: { entry: { id: string } } }).r.entry.id;
       const first = id(
-        await tool('cairn_write', 'a', {
+        await tool('write', 'a', {
           kind: 'decision',
           op: 'decide',
           id: uuidv7(),
@@ -329,7 +330,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
           metadata: { ticket: 7 },
         }),
       );
-      await tool('cairn_write', 'a', {
+      await tool('write', 'a', {
         kind: 'decision',
         op: 'decide',
         id: uuidv7(),
@@ -339,7 +340,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         paths: ['src/checkout'],
       });
       const note = id(
-        await tool('cairn_write', 'a', {
+        await tool('write', 'a', {
           kind: 'note',
           op: 'note',
           id: uuidv7(),
@@ -347,14 +348,14 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
           scope: 'agent',
         }),
       );
-      await tool('cairn_write', 'b', {
+      await tool('write', 'b', {
         kind: 'observation',
         op: 'observe',
         id: uuidv7(),
         content: 'checkout failed twice',
       });
       const plan = id(
-        await tool('cairn_plan', 'a', {
+        await tool('plan', 'a', {
           id: uuidv7(),
           update: false,
           title: 'ship retries',
@@ -364,7 +365,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
           final: ['done', 'abandoned'],
         }),
       );
-      await tool('cairn_plan', 'a', {
+      await tool('plan', 'a', {
         id: plan,
         update: true,
         steps: [{ text: 'write it', status: 'done' }],
@@ -372,7 +373,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         final: ['done', 'abandoned'],
       });
       const artifact = uuidv7();
-      await tool('cairn_artifact_put', 'a', {
+      await tool('artifact_put', 'a', {
         id: artifact,
         org_id: org,
         name: 'retry.md',
@@ -381,20 +382,20 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         sha256: 'a'.repeat(64),
         blob_key: `${org}/${artifact}`,
       });
-      await tool('cairn_artifact_get', 'a', { id: artifact });
+      await tool('artifact_get', 'a', { id: artifact });
       for (const args of [
         { query: 'checkout retry idempotency src/checkout/retry.ts' },
         { query: 'checkout', as_of: new Date(Date.now() + 60_000).toISOString(), include_superseded: true },
         { query: '' },
         { query: '', paths: ['src/checkout/retry.ts'] },
       ]) {
-        await tool('cairn_recall', 'a', args);
+        await tool('recall', 'a', args);
       }
       for (const view of ['overview', 'projects', 'agents', 'ledger', 'brief']) {
-        await tool('cairn_space', 'a', { view, per_kind: 20 });
+        await tool('space', 'a', { view, per_kind: 20 });
       }
-      await tool('cairn_space', 'a', { view: 'history', entry_id: plan });
-      await tool('cairn_forget', 'a', { ids: [note] });
+      await tool('space', 'a', { view: 'history', entry_id: plan });
+      await tool('forget', 'a', { ids: [note] });
       const called = await db.query(
         `SELECT f.funcname, f.calls FROM pg_stat_xact_user_functions f JOIN pg_proc p ON p.oid = f.funcid
          JOIN pg_language l ON l.oid = p.prolang WHERE l.lanname = 'sql' ORDER BY 1`,
