@@ -7,9 +7,24 @@
 let last: Uint8Array | undefined;
 let lastMs = -1;
 
+/** Two hex digits of each byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/**
+ * Random bytes from the platform's generator, drawn 1 KiB at a time: one call for 64 ids instead of
+ * one an id (the call and the id's formatting were most of the 4.7 µs an id cost, a tenth of a
+ * write's own code). Each byte is used once.
+ */
+const pool = new Uint8Array(1024);
+let poolAt = pool.length;
+
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
+  if (poolAt + 16 > pool.length) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
+  const bytes = pool.slice(poolAt, poolAt + 16);
+  poolAt += 16;
   if (last && now <= lastMs && increment(last, bytes)) {
     bytes.set(last);
   } else {
@@ -23,8 +38,12 @@ export function uuidv7(now: number = Date.now()): string {
     bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
     last = bytes.slice();
   }
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let id = '';
+  for (let i = 0; i < 16; i++) {
+    id += HEX[bytes[i] as number];
+    if (i === 3 || i === 5 || i === 7 || i === 9) id += '-';
+  }
+  return id;
 }
 
 /** Adds a random step of 1..2^24 to bytes 9..15 of `id`; false when that would overflow them. */
