@@ -24,7 +24,11 @@ describe('uuidv7', () => {
   it('draws fresh random bits for each id, past the pool it draws them from', () => {
     const t = Date.UTC(2032, 0, 1);
     // one id a millisecond, so none is a step from the previous one: each tail is its own draw
-    const tails = Array.from({ length: 300 }, (_, i) => uuidv7(t + i).replace(/-/g, '').slice(16));
+    const tails = Array.from({ length: 300 }, (_, i) =>
+      uuidv7(t + i)
+        .replace(/-/g, '')
+        .slice(16),
+    );
     expect(new Set(tails).size).toBe(tails.length);
   });
 });
