@@ -22,6 +22,7 @@
  *   --only recall,space.agents   tools (or tool.variant) to measure
  *   --own-calls 100 --own-rounds 10   the replay of the service's own code (scripts/bench/replay.ts)
  *   --evict-mb 0   megabytes of memory the replay reads before each call (cold caches)
+ *   --idle-ms 0   milliseconds the replay sits idle before each call, as a live call waits on its statement
  *   --own-only   the replay alone (no servers, nothing written): a quick look at a code change
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -47,6 +48,7 @@ const ONLY = arg('only', '').split(',').filter(Boolean);
 const OWN_CALLS = Number(arg('own-calls', '100'));
 const OWN_ROUNDS = Number(arg('own-rounds', '10'));
 const EVICT_MB = Number(arg('evict-mb', '0'));
+const IDLE_MS = Number(arg('idle-ms', '0'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 /**
@@ -90,7 +92,7 @@ async function main() {
   const corpus = readCorpus(ROOT);
   const prepared = await prepare('postgres', 1000, { reload: false, upgrade: false, lanes: 2, corpus, log });
   const ownOf = (which: (name: string) => boolean) =>
-    ownCodeCpu(prepared, corpus, which, { calls: OWN_CALLS, rounds: OWN_ROUNDS, evictMb: EVICT_MB, log });
+    ownCodeCpu(prepared, corpus, which, { calls: OWN_CALLS, rounds: OWN_ROUNDS, evictMb: EVICT_MB, idleMs: IDLE_MS, log });
   if (argv.includes('--own-only')) {
     try {
       const own = await ownOf(wanted);
@@ -172,7 +174,7 @@ async function main() {
     const md = [
       `Run ${date} on ${cpus().length} cores, Node ${process.versions.node}; command \`npm run bench:cpu${argv.length ? ` -- ${argv.join(' ')}` : ''}\`: one warm server process on the Postgres 1k database, each tool alone at c = 1, ${ROUNDS} rounds of ${SECONDS} s (medians); raw figures in \`bench/results/${file}\`.`,
       '',
-      `| tool | p50 ms | database CPU ms/call | server CPU ms/call | floor (\`SELECT 1\`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it | own code µs/call (replayed${EVICT_MB ? `, ${EVICT_MB} MB evicted` : ''}) | floor + own code × floor |`,
+      `| tool | p50 ms | database CPU ms/call | server CPU ms/call | floor (\`SELECT 1\`) ms/call | × it | floor at the tool's latency ms/call (its wait) | × it | own code µs/call (replayed${EVICT_MB ? `, ${EVICT_MB} MB evicted` : ''}${IDLE_MS ? `, ${IDLE_MS} ms idle before each` : ''}) | floor + own code × floor |`,
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...rows.map(
         (r) =>

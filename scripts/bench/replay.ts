@@ -14,6 +14,10 @@
  * `evictMb`: before each measured call, read that many megabytes of other memory, as a database
  * query that ran on the same core in between would have evicted the caches (docs/design.md,
  * "CPU per call").
+ *
+ * `idleMs`: before each measured call, let the process sit idle that long (a timer), as a live call
+ * sits idle while its statement runs: on a virtual machine whose core then goes to other work, the
+ * same code costs more after the wait (docs/design.md, "CPU per call"). No database, no socket.
  */
 import pg from 'pg';
 import { createCairn } from '../../src/app';
@@ -29,6 +33,7 @@ interface Options {
   calls: number;
   rounds: number;
   evictMb?: number;
+  idleMs?: number;
   log: (line: string) => void;
 }
 
@@ -90,6 +95,7 @@ export async function ownCodeCpu(
       for (let i = 0; i < evict.length; i += 64) sum += evict[i] as number;
       evict[0] = sum & 1;
     }
+    if (opts.idleMs && !recording) await new Promise((resolve) => setTimeout(resolve, opts.idleMs));
     const before = process.cpuUsage();
     const answer = await mcp({
       method: 'POST',
