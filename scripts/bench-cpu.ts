@@ -92,7 +92,13 @@ async function main() {
   const corpus = readCorpus(ROOT);
   const prepared = await prepare('postgres', 1000, { reload: false, upgrade: false, lanes: 2, corpus, log });
   const ownOf = (which: (name: string) => boolean) =>
-    ownCodeCpu(prepared, corpus, which, { calls: OWN_CALLS, rounds: OWN_ROUNDS, evictMb: EVICT_MB, idleMs: IDLE_MS, log });
+    ownCodeCpu(prepared, corpus, which, {
+      calls: OWN_CALLS,
+      rounds: OWN_ROUNDS,
+      evictMb: EVICT_MB,
+      idleMs: IDLE_MS,
+      log,
+    });
   if (argv.includes('--own-only')) {
     try {
       const own = await ownOf(wanted);
