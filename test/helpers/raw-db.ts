@@ -77,19 +77,21 @@ export async function raised(db: RawDb, sql: string, params: unknown[] = []) {
   }
 }
 
-/** A tool function called as the service calls it, with TEST_KEY_HASH: `SELECT cairn_<op>(…)`. */
+/**
+ * A tool function called as the service calls it, with TEST_KEY_HASH: `SELECT cairn_<op>(…)`; with
+ * `meter` (the operation's name), inside `cairn_meter` as src/storage/pg/store.ts sends it.
+ */
 export async function callTool<T = Record<string, unknown>>(
   db: RawDb,
   fn: string,
   agent: string,
   project: string | null,
   args: Record<string, unknown>,
+  meter?: string,
 ): Promise<T> {
-  const rows = await db.query(`SELECT ${fn}($1, $2, $3, $4::jsonb) AS r`, [
-    TEST_KEY_HASH,
-    agent,
-    project,
-    JSON.stringify(args),
-  ]);
+  const params = [TEST_KEY_HASH, agent, project, JSON.stringify(args)];
+  const rows = meter
+    ? await db.query(`SELECT cairn_meter($5, ${fn}($1, $2, $3, $4::jsonb)) AS r`, [...params, meter])
+    : await db.query(`SELECT ${fn}($1, $2, $3, $4::jsonb) AS r`, params);
   return rows[0]?.r as T;
 }

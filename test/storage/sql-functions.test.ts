@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
 import { migrate } from '../../src/storage/pg/migrate';
-import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase, TEST_KEY_HASH } from '../helpers/raw-db';
+import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase } from '../helpers/raw-db';
 
 const PROJECT = 'github.com/acme/widgets';
 
@@ -310,14 +310,8 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
       await db.exec(`SET LOCAL track_functions = 'all'; SET LOCAL plan_cache_mode = 'force_generic_plan'`);
       // each call as the store sends it (src/storage/pg/store.ts): the operation metered around its function
       const tool = (op: string, agent: string, args: Record<string, unknown>) =>
-        db.query(`SELECT cairn_meter($1, cairn_${op}($2, $3, $4, $5::jsonb)) AS r`, [
-          op,
-          TEST_KEY_HASH,
-          agent,
-          PROJECT,
-          JSON.stringify(args),
-        ]);
-      const id = (rows: Record<string, unknown>[]) => (rows[0] as { r: { entry: { id: string } } }).r.entry.id;
+        callTool<{ entry: { id: string } }>(db, `cairn_${op}`, agent, PROJECT, args, op);
+      const id = (r: { entry: { id: string } }) => r.entry.id;
       const first = id(
         await tool('write', 'a', {
           kind: 'decision',
