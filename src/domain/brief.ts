@@ -124,22 +124,19 @@ function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] 
  * An entry's words of three letters or more, lower-cased, each as a number (wordKey), each once:
  * into `out`, sorted, their count returned. An ASCII text, what most are, is read a character at
  * a time: its words are runs of [A-Za-z0-9_], keyed as they are read, with no string made for
- * them. Any other text takes a regular expression with Unicode classes over its lower-cased copy,
- * and keys the words it finds the same way.
+ * them. Any other text (the read stops at its first character past ASCII) takes a regular
+ * expression with Unicode classes over its lower-cased copy, and keys the words it finds the same
+ * way.
  */
 function words(e: BriefEntry, out: Keys): number {
   const title = e.title ?? '';
   out.n = 0;
-  if (NOT_ASCII.test(title) || NOT_ASCII.test(e.content)) {
+  if (!asciiWords(title, out) || !asciiWords(e.content, out)) {
+    out.n = 0;
     for (const w of `${title} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) out.push(wordKey(w));
-  } else {
-    asciiWords(title, out);
-    asciiWords(e.content, out);
   }
   return out.unique();
 }
-
-const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** A growing list of word keys held in a typed array: no number boxed, nothing allocated per word. */
 class Keys {
@@ -191,13 +188,17 @@ function wordKey(w: string): number {
   return key(h1, h2);
 }
 
-/** The words of an ASCII text as `\w{3,}` finds them in its lower-cased copy, keyed as wordKey keys them. */
-function asciiWords(text: string, out: Keys): void {
+/**
+ * The words of an ASCII text as `\w{3,}` finds them in its lower-cased copy, keyed as wordKey keys
+ * them; false, with some words pushed, at its first character past ASCII.
+ */
+function asciiWords(text: string, out: Keys): boolean {
   let h1 = H1;
   let h2 = H2;
   let run = 0;
   for (let i = 0; i <= text.length; i++) {
     let c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c > 127) return false;
     if (c >= 65 && c <= 90) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) {
       h1 = step1(h1, c);
@@ -210,6 +211,7 @@ function asciiWords(text: string, out: Keys): void {
       run = 0;
     }
   }
+  return true;
 }
 
 /**

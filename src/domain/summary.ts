@@ -44,31 +44,44 @@ function isSpace(c: number): boolean {
 }
 
 /**
+ * Whitespace that folding changes: any but a space (what `\s` matches, listed: twice as fast as
+ * `[^\S ]`), or two spaces.
+ */
+const IRREGULAR = /[\t-\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]| {2}/;
+
+/**
  * Whitespace folded to single spaces and trimmed, then clipped to `max` characters with an
  * ellipsis: what `s.replace(/\s+/g, ' ').trim()` cut to `max` gives. Written as one scan that
  * stops once `max` is passed: it runs for every line of every answer (a brief clips hundreds of
- * texts), where the regular expression over the text was most of the brief's time.
+ * texts), where the regular expression over the text was most of the brief's time. A text with
+ * nothing to fold before the cut, what most are, is found so by one regular expression test over
+ * its head (a loop over its characters took twice as long) and cut as it is; any other is copied
+ * a stretch at a time: words one space apart stay as they are, so a stretch ends only at other
+ * whitespace (a line break, two spaces), where one space takes its place.
  */
 export function clip(s: string, max: number): string {
   const n = s.length;
   // most texts have nothing to fold before the cut (words one space apart): cut them as they are
-  let plain = n > 0 && !isSpace(s.charCodeAt(0));
-  for (let k = 1, end = Math.min(n, max + 1); plain && k < end; k++) {
-    const c = s.charCodeAt(k);
-    plain = c === 32 ? k + 1 < n && !isSpace(s.charCodeAt(k + 1)) : !isSpace(c);
+  const head = n > max + 2 ? s.slice(0, max + 2) : s;
+  if (n > 0 && !isSpace(s.charCodeAt(0)) && !IRREGULAR.test(head) && (head !== s || s.charCodeAt(n - 1) !== 32)) {
+    return n > max ? `${s.slice(0, max - 1)}…` : s;
   }
-  if (plain) return n > max ? `${s.slice(0, max - 1)}…` : s;
-  let out = '';
   let i = 0;
   while (i < n && isSpace(s.charCodeAt(i))) i++;
+  let out = '';
   while (i < n) {
-    let j = i + 1;
-    while (j < n && !isSpace(s.charCodeAt(j))) j++;
-    out += s.slice(i, j);
+    const start = i;
+    // no further than one character past what `max` keeps: that one says the text goes on
+    const stop = Math.min(n, start + max + 1 - out.length);
+    while (i < stop) {
+      const c = s.charCodeAt(i);
+      if (c === 32 ? i + 1 < n && !isSpace(s.charCodeAt(i + 1)) : !isSpace(c)) i++;
+      else break;
+    }
+    out += s.slice(start, i);
     if (out.length > max) return `${out.slice(0, max - 1)}…`;
-    while (j < n && isSpace(s.charCodeAt(j))) j++;
-    if (j < n) out += ' ';
-    i = j;
+    while (i < n && isSpace(s.charCodeAt(i))) i++;
+    if (i < n) out += ' ';
   }
   return out;
 }
