@@ -71,20 +71,20 @@ const date = (iso: string) => iso.slice(0, 10);
 /**
  * One entry as a brief line: shorter than recall's, the id only where a tool needs it (plans).
  * Each text is clipped once, to the line's own length (what clipping recall's summary again gave).
+ * Without the org-wide mark, which depends on the read (`where`).
  */
-function line(c: BriefCandidate, project: string | null, now: number): string {
+function line(c: BriefCandidate, now: number): string {
   const e = c.entry;
-  const where = e.project === null && project !== null ? ' [org-wide]' : '';
   if (e.kind === 'plan') {
     const plan = planSummary(e, now);
     const next = plan.open.length ? ` Next: ${plan.open.join('; ')}.` : '';
     const since = c.section === 'stale' ? `, unchanged since ${date(e.updated_at)}` : '';
-    return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${e.id})${where}`;
+    return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${e.id})`;
   }
   const says = clip(e.content, c.section === 'decisions' ? 160 : 200);
   const why = e.rationale ? clip(e.rationale, 120) : '';
   const when = c.section === 'failures' ? `${date(e.created_at)}: ` : '';
-  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${nameText(e.agent)})${where}`;
+  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${nameText(e.agent)})`;
 }
 
 /** A failure that hurt: an incident, an outage, a crash, lost or duplicated data. */
@@ -103,39 +103,34 @@ function severity(e: BriefEntry): number {
  * Best first within a section: the project's own entries; rule-tagged conventions, severe and
  * unsettled failures, active plans before drafts; then the newest.
  */
-function rank(list: BriefCandidate[], project: string | null): BriefCandidate[] {
-  const key = (c: BriefCandidate) => [
-    c.entry.project !== null && c.entry.project === project ? 0 : 1,
-    c.section === 'conventions' && c.entry.tags.some((t) => RULE_TAGS.has(t.toLowerCase())) ? 0 : 1,
-    c.section === 'failures' ? severity(c.entry) : 0,
-    c.section === 'plans' && c.entry.status === 'draft' ? 1 : 0,
-  ];
+function rank(list: Candidate[], project: string | null): Candidate[] {
+  const key = ({ c, d }: Candidate) =>
+    (c.entry.project !== null && c.entry.project === project ? 0 : 8) +
+    (c.section === 'conventions' && !d.rule ? 4 : 0) +
+    (c.section === 'failures' ? d.severity : 0) +
+    (c.section === 'plans' && c.entry.status === 'draft' ? 1 : 0);
   const time = (c: BriefCandidate) => (c.entry.kind === 'plan' ? c.entry.updated_at : c.entry.created_at);
-  // each candidate's key once (a failure's severity reads its text), not once per comparison
-  const keyed = list.map((c) => ({ c, k: key(c), t: time(c) }));
-  keyed.sort((a, b) => {
-    for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return (a.k[i] ?? 0) - (b.k[i] ?? 0);
-    return b.t.localeCompare(a.t) || b.c.entry.id.localeCompare(a.c.entry.id);
-  });
-  return keyed.map((x) => x.c);
+  const keyed = list.map((x) => ({ x, k: key(x), t: time(x.c) }));
+  keyed.sort((a, b) => a.k - b.k || (b.t < a.t ? -1 : b.t > a.t ? 1 : b.x.c.entry.id < a.x.c.entry.id ? -1 : 1));
+  return keyed.map((y) => y.x);
 }
 
 /**
- * An entry's words of three letters or more, lower-cased, each as a number (wordKey), each once:
- * into `out`, sorted, their count returned. An ASCII text, what most are, is read a character at
- * a time: its words are runs of [A-Za-z0-9_], keyed as they are read, with no string made for
- * them. Any other text (the read stops at its first character past ASCII) takes a regular
- * expression with Unicode classes over its lower-cased copy, and keys the words it finds the same
- * way.
+ * An entry's words of three letters or more, lower-cased, each as a number (wordKey), each once,
+ * sorted. An ASCII text, what most are, is read a character at a time: its words are runs of
+ * [A-Za-z0-9_], keyed as they are read, with no string made for them. Any other text (the read
+ * stops at its first character past ASCII) takes a regular expression with Unicode classes over
+ * its lower-cased copy, and keys the words it finds the same way.
  */
-function words(e: BriefEntry, out: Keys): number {
+function words(e: BriefEntry): Float64Array {
   const title = e.title ?? '';
+  const out = scratch;
   out.n = 0;
   if (!asciiWords(title, out) || !asciiWords(e.content, out)) {
     out.n = 0;
     for (const w of `${title} ${e.content}`.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []) out.push(wordKey(w));
   }
-  return out.unique();
+  return out.a.slice(0, out.unique());
 }
 
 /** A growing list of word keys held in a typed array: no number boxed, nothing allocated per word. */
@@ -245,13 +240,14 @@ class ChosenWords {
     this.posts = 0;
   }
 
-  /** Whether the `n` words in `w` say the same as a chosen line. */
-  repeats(w: Keys, n: number): boolean {
+  /** Whether the words `w` (each once) say the same as a chosen line. */
+  repeats(w: Float64Array): boolean {
+    const n = w.length;
     const lines = this.sizes.length;
     if (this.shared.length < lines) this.shared = new Int32Array(lines * 2);
     const shared = this.shared;
     for (let i = 0; i < n; i++) {
-      const s = this.slot(w.a[i] as number);
+      const s = this.slot(w[i] as number);
       for (let p = this.slotHead[s] as number; p >= 0; p = this.postNext[p] as number) {
         const line = this.postLine[p] as number;
         shared[line] = (shared[line] as number) + 1;
@@ -265,7 +261,8 @@ class ChosenWords {
     return found;
   }
 
-  add(w: Keys, n: number): void {
+  add(w: Float64Array): void {
+    const n = w.length;
     const line = this.sizes.push(n) - 1;
     if (2 * (this.used + n) > this.mask) this.grow(this.used + n);
     if (this.posts + n > this.postLine.length) {
@@ -274,7 +271,7 @@ class ChosenWords {
       this.postNext = grown(this.postNext, size);
     }
     for (let i = 0; i < n; i++) {
-      const k = w.a[i] as number;
+      const k = w[i] as number;
       const s = this.slot(k);
       if (this.slotHead[s] === -1) {
         this.slotKey[s] = k;
@@ -313,7 +310,7 @@ class ChosenWords {
 
 /** Packing runs start to end without a pause, so one index and one word list serve every brief. */
 const seen = new ChosenWords();
-const w = new Keys();
+const scratch = new Keys();
 
 function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(size);
@@ -327,6 +324,105 @@ function same(a: number, b: number, both: number): boolean {
   return both / Math.max(1, a + b - both) >= SAME;
 }
 
+/**
+ * What packing derives from a candidate's own fields: its line (but a plan's, which reads the
+ * clock), its words (made when first needed) and what ranks it within its section. A project's
+ * brief shows much the same entries call after call, and deriving them again (clipping, the word
+ * scan, the failure patterns) was most of a brief's own time; so the last few thousand are kept,
+ * by id, between briefs. A kept one serves a candidate only when every field it was derived from is
+ * the same (the whole text compared), so it gives what deriving again would give, whoever asks.
+ */
+interface Derived {
+  section: BriefSection;
+  kind: BriefEntry['kind'];
+  content: string;
+  rationale: string | null | undefined;
+  title: string | null | undefined;
+  agent: string;
+  created: string;
+  tags: string[];
+  /** The line without the org-wide mark; undefined for a plan. */
+  text: string | undefined;
+  /** A convention tagged as a rule. */
+  rule: boolean;
+  /** A failure's severity (0 first). */
+  severity: number;
+  words: Float64Array | undefined;
+  /** Characters it holds (its bound, MEMO_CHARS). */
+  chars: number;
+}
+
+interface Candidate {
+  c: BriefCandidate;
+  d: Derived;
+}
+
+const MEMO_ENTRIES = 4096;
+const MEMO_CHARS = 4_000_000;
+const memo = new Map<string, Derived>();
+let memoChars = 0;
+
+/** What is kept (tests: the bounds, and briefs with nothing kept). */
+export const keptDerivations = {
+  count: () => memo.size,
+  chars: () => memoChars,
+  clear(): void {
+    memo.clear();
+    memoChars = 0;
+  },
+};
+
+function sameDerivation(d: Derived, c: BriefCandidate): boolean {
+  const e = c.entry;
+  if (
+    d.section !== c.section ||
+    d.kind !== e.kind ||
+    d.content !== e.content ||
+    d.rationale !== e.rationale ||
+    d.title !== e.title ||
+    d.agent !== e.agent ||
+    d.created !== e.created_at ||
+    d.tags.length !== e.tags.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < d.tags.length; i++) if (d.tags[i] !== e.tags[i]) return false;
+  return true;
+}
+
+function derive(c: BriefCandidate): Derived {
+  const e = c.entry;
+  const kept = memo.get(e.id);
+  if (kept && sameDerivation(kept, c)) return kept;
+  const text = e.kind === 'plan' ? undefined : line(c, 0);
+  const d: Derived = {
+    section: c.section,
+    kind: e.kind,
+    content: e.content,
+    rationale: e.rationale,
+    title: e.title,
+    agent: e.agent,
+    created: e.created_at,
+    tags: e.tags,
+    text,
+    rule: c.section === 'conventions' && e.tags.some((t) => RULE_TAGS.has(t.toLowerCase())),
+    severity: c.section === 'failures' ? severity(e) : 0,
+    words: undefined,
+    chars: e.content.length + (e.rationale?.length ?? 0) + (e.title?.length ?? 0) + (text?.length ?? 0),
+  };
+  if (kept) memoChars -= kept.chars;
+  memo.delete(e.id);
+  memo.set(e.id, d);
+  memoChars += d.chars;
+  // the oldest kept first (a Map keeps the order of insertion)
+  for (const [id, old] of memo) {
+    if (memo.size <= MEMO_ENTRIES && memoChars <= MEMO_CHARS) break;
+    memo.delete(id);
+    memoChars -= old.chars;
+  }
+  return d;
+}
+
 export function briefHeader(project: string | null, shown: number, leftOut: number): string {
   const of = project ? `project ${project} (with org-wide entries)` : 'the org';
   const more = leftOut > 0 ? ` ${leftOut} more left out: recall finds them.` : '';
@@ -334,9 +430,10 @@ export function briefHeader(project: string | null, shown: number, leftOut: numb
 }
 
 export function packBrief(candidates: BriefCandidate[], budget: number, project: string | null): Brief {
+  const derived = candidates.map((c) => ({ c, d: derive(c) }));
   const queues = ORDER.map((o) =>
     rank(
-      candidates.filter((c) => c.section === o.section),
+      derived.filter((x) => x.c.section === o.section),
       project,
     ),
   );
@@ -354,18 +451,19 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
     ORDER.forEach((o, i) => {
       const queue = queues[i] ?? [];
       for (let taken = 0; taken < o.turn && queue.length; ) {
-        const c = queue.shift() as BriefCandidate;
+        const { c, d } = queue.shift() as Candidate;
         progress = true;
-        const text = line(c, project, now);
+        const where = c.entry.project === null && project !== null ? ' [org-wide]' : '';
+        const text = `${d.text ?? line(c, now)}${where}`;
         const cost = text.length + 1 + ((chosen[i] ?? []).length === 0 ? o.heading.length + 2 : 0);
         if (used + cost > room) continue;
-        const n = words(c.entry, w);
-        if (seen.repeats(w, n)) {
+        d.words ??= words(c.entry);
+        if (seen.repeats(d.words)) {
           duplicates++;
           continue;
         }
         used += cost;
-        seen.add(w, n);
+        seen.add(d.words);
         chosen[i]?.push({ id: c.entry.id, kind: c.entry.kind, text });
         taken++;
       }

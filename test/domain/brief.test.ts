@@ -1,7 +1,7 @@
 /** A brief fits its budget whatever it is given, ranks within sections and drops what repeats itself. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BriefCandidate, briefCandidate, packBrief } from '../../src/domain/brief';
+import { type BriefCandidate, briefCandidate, keptDerivations, packBrief } from '../../src/domain/brief';
 import type { BriefSection } from '../../src/domain/operations';
 import type { Entry } from '../../src/domain/schemas';
 
@@ -282,6 +282,117 @@ describe('packBrief', () => {
     expect(b.text).toBe('No entry of the brief fits in 500 characters; call again with a larger budget_chars.');
     expect(b.left_out).toBe(1);
     expect(packBrief([long], 4000, PROJECT).sections).toHaveLength(1);
+  });
+});
+
+describe('what packing keeps between briefs', () => {
+  it('gives the brief that deriving every candidate afresh gives, when kept ids come back changed', () => {
+    // candidates briefed again and again, one field of one of them changed each time: what was
+    // kept of a candidate must never serve it changed
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `00000000-0000-7000-9000-${String(i).padStart(12, '0')}`);
+    const field = {
+      section: fc.constantFrom<BriefSection>('plans', 'stale', 'decisions', 'conventions', 'failures'),
+      kind: fc.constantFrom<Entry['kind']>('memory', 'note', 'decision', 'observation', 'plan'),
+      content: fc.constantFrom(
+        'Deploy broke the cache warmer',
+        'deploy broke the cache warmer again',
+        'Use Kysely for all new database code',
+        'Checkout returned 500s; fixed by a retry',
+      ),
+      title: fc.option(fc.constantFrom('Cache warmer', 'deploy broke the cache warmer'), { nil: null }),
+      rationale: fc.option(fc.constantFrom('It was measured', 'Prisma cannot lock rows'), { nil: null }),
+      agent: fc.constantFrom('alice', 'bob'),
+      tags: fc.subarray(['convention', 'incident', 'infra']),
+      day: fc.integer({ min: 1, max: 3 }),
+      project: fc.constantFrom(PROJECT, null),
+      status: fc.constantFrom('active', 'draft'),
+    };
+    type Raw = { [K in keyof typeof field]: (typeof field)[K] extends fc.Arbitrary<infer T> ? T : never };
+    const change = fc.oneof(
+      ...Object.entries(field).map(([name, values]) =>
+        fc.record({ at: fc.nat(7), name: fc.constant(name as keyof Raw), value: values as fc.Arbitrary<unknown> }),
+      ),
+    );
+    const toCandidate = (r: Raw, id: string) => {
+      const at = `2026-11-0${r.day}T10:00:00.000Z`;
+      const plan = r.kind === 'plan';
+      return c(r.section, {
+        id,
+        kind: r.kind,
+        content: r.content,
+        title: r.title,
+        rationale: r.rationale,
+        agent: r.agent,
+        tags: r.tags,
+        project: r.project,
+        status: plan ? r.status : null,
+        steps: plan ? [{ text: r.content, status: 'todo' }] : null,
+        created_at: at,
+        updated_at: at,
+      });
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.record(field), { minLength: 8, maxLength: 8 }),
+        fc.array(change, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 500, max: 3000 }),
+        (base, changes, budget) => {
+          keptDerivations.clear();
+          const now = base.map((r) => ({ ...r }));
+          for (const ch of [undefined, ...changes]) {
+            if (ch) (now[ch.at] as Record<string, unknown>)[ch.name] = ch.value;
+            const cands = now.map((r, i) => toCandidate(r, ids[i] as string));
+            const kept = packBrief(cands, budget, PROJECT);
+            keptDerivations.clear();
+            expect(kept).toEqual(packBrief(cands, budget, PROJECT));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ranks a kept candidate again when its tags change', () => {
+    keptDerivations.clear();
+    const at = '2026-11-02T10:00:00.000Z';
+    const older = { content: 'Tabs in the Go services', created_at: '2026-11-01T10:00:00.000Z' };
+    const newer = { content: 'Prettier for the web app', created_at: at, updated_at: at };
+    const order = (tagsOfOlder: string[][]) =>
+      tagsOfOlder.map((tags) => {
+        const b = packBrief(
+          [
+            c('conventions', { id: 'c-older', ...older, tags }),
+            c('conventions', { id: 'c-newer', ...newer, tags: ['style-guide'] }),
+          ],
+          2000,
+          PROJECT,
+        );
+        return b.sections[0]?.items.map((i) => i.id);
+      });
+    // a rule tag added, then one swapped for another of the same count, then dropped
+    expect(order([[], ['convention'], ['infra'], ['infra', 'rule'], ['infra']])).toEqual([
+      ['c-newer', 'c-older'],
+      ['c-older', 'c-newer'],
+      ['c-newer', 'c-older'],
+      ['c-older', 'c-newer'],
+      ['c-newer', 'c-older'],
+    ]);
+  });
+
+  it('keeps at most 4096 candidates and 4 million characters', () => {
+    keptDerivations.clear();
+    for (let b = 0; b < 60; b++) {
+      const many = Array.from({ length: 100 }, (_, i) =>
+        c('decisions', { kind: 'decision', content: `Decision ${b}-${i}: use engine e${i} for module m${b}` }),
+      );
+      packBrief(many, 4000, PROJECT);
+    }
+    expect(keptDerivations.count()).toBe(4096);
+    const huge = Array.from({ length: 30 }, (_, i) => c('conventions', { content: `${'word '.repeat(40_000)}${i}` }));
+    packBrief(huge, 4000, PROJECT);
+    expect(keptDerivations.chars()).toBeLessThanOrEqual(4_000_000);
+    expect(keptDerivations.count()).toBeGreaterThan(10);
+    keptDerivations.clear();
   });
 });
 
