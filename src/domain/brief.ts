@@ -106,6 +106,8 @@ function severity(e: BriefEntry): number {
  * unsettled failures, active plans before drafts; then the newest.
  */
 function rank(list: Candidate[], project: string | null): Candidate[] {
+  // one number, lowest first: another project's or org-wide 8, then what orders the section (an
+  // untagged convention 4, a failure's severity 0-2, a draft plan 1), always below 8
   const key = ({ c, d }: Candidate) =>
     (c.entry.project !== null && c.entry.project === project ? 0 : 8) +
     (c.section === 'conventions' && !d.rule ? 4 : 0) +
