@@ -36,7 +36,7 @@ export function uuidv7(now: number = Date.now()): string {
     }
     bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
     bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-    last = bytes.slice();
+    last = bytes; // this call's own copy of the pool's bytes, read only for the id below
   }
   let id = '';
   for (let i = 0; i < 16; i++) {
