@@ -10,12 +10,18 @@
 -- the whole org for an org read (entries_brief_shared_idx), and the caller's own private ones
 -- (entries_brief_private_idx). So a brief reads at most a few times p_per entries, whatever the
 -- org's size and however few of its entries qualify. A candidate carries only what the brief's
--- ranking and lines read (not an entry's whole JSON: links, stale marks, metadata and paths
--- were most of the bytes the server parsed and dropped), as an array in the order of BriefRow
+-- ranking and lines read (not an entry's whole JSON: links, stale marks, metadata and paths were
+-- most of the bytes the server parsed and dropped), as an array in the order of BriefRow
 -- (src/domain/operations.ts): section, id, kind, content, rationale, title, status, steps, tags,
 -- project, agent, created_at, updated_at — a quarter fewer bytes to send and parse than objects
--- naming every field.
-CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer)
+-- naming every field — then the version of the entry's row: its xmin, which every change of the row
+-- makes anew, and its update time, against the day the 32-bit xmin comes round again. p_known is
+-- what the server already holds (id -> version, of the candidates it last received for the same
+-- project and scope): a candidate whose row is still that version, every field as the server holds
+-- it, is sent as its section and id alone (receiving and parsing ~35 KB of candidates was a third
+-- of a brief's server CPU; docs/design.md, "CPU per call", tenth round).
+CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer,
+  p_known jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
@@ -23,28 +29,23 @@ CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope t
 AS $function$
 BEGIN
   RETURN (
-    SELECT coalesce(jsonb_agg(jsonb_build_array(
-        CASE (c.row).kind
-          WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
-            THEN 'stale' ELSE 'plans' END
-          WHEN 'decision' THEN 'decisions'
-          WHEN 'observation' THEN 'failures'
-          ELSE 'conventions'
-        END,
-        (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
-        (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
-        (c.row).created_at, (c.row).updated_at)
+    SELECT coalesce(jsonb_agg(CASE WHEN p_known->>c.id::text = c.stamp
+        THEN jsonb_build_array(s.section, c.id)
+        ELSE jsonb_build_array(s.section,
+          (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
+          (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
+          (c.row).created_at, (c.row).updated_at, c.stamp) END
       ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
     FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
     CROSS JOIN LATERAL (
-      SELECT u.row, u.created_at, u.id FROM (
+      SELECT u.row, u.created_at, u.id, u.stamp FROM (
         -- shared entries of the read's project and the org-wide ones
-        (SELECT y.row, y.created_at, y.id
+        (SELECT y.row, y.created_at, y.id, y.stamp
          FROM unnest(CASE WHEN p_scope <> 'project' THEN '{}'::text[]
                           WHEN p_proj IS NULL THEN ARRAY['']
                           ELSE ARRAY[p_proj, ''] END) AS pr(project)
          CROSS JOIN LATERAL (
-           SELECT e AS row, e.created_at, e.id FROM entries e
+           SELECT e AS row, e.created_at, e.id, e.xmin || ' ' || e.updated_at AS stamp FROM entries e
            WHERE e.org_id = p_org AND e.kind = k.kind AND e.project_key = pr.project
              AND e.scope <> 'agent' AND e.superseded_by IS NULL
              AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
@@ -53,7 +54,7 @@ BEGIN
            ORDER BY e.created_at DESC LIMIT p_per) y)
         UNION ALL
         -- an org read: the shared entries of every project
-        (SELECT e AS row, e.created_at, e.id FROM entries e
+        (SELECT e AS row, e.created_at, e.id, e.xmin || ' ' || e.updated_at AS stamp FROM entries e
          WHERE p_scope = 'org' AND e.org_id = p_org AND e.kind = k.kind
            AND e.scope <> 'agent' AND e.superseded_by IS NULL
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
@@ -62,7 +63,7 @@ BEGIN
          ORDER BY e.created_at DESC LIMIT p_per)
         UNION ALL
         -- the caller's own private entries the read sees
-        (SELECT e AS row, e.created_at, e.id FROM entries e
+        (SELECT e AS row, e.created_at, e.id, e.xmin || ' ' || e.updated_at AS stamp FROM entries e
          WHERE e.org_id = p_org AND e.agent = p_agent AND e.kind = k.kind
            AND e.scope = 'agent' AND e.superseded_by IS NULL
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
@@ -73,5 +74,12 @@ BEGIN
       ) u
       ORDER BY u.created_at DESC, u.id DESC
       LIMIT p_per
-    ) c);
+    ) c
+    CROSS JOIN LATERAL (SELECT CASE (c.row).kind
+        WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
+          THEN 'stale' ELSE 'plans' END
+        WHEN 'decision' THEN 'decisions'
+        WHEN 'observation' THEN 'failures'
+        ELSE 'conventions'
+      END AS section) s);
 END $function$;

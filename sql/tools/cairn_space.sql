@@ -56,7 +56,8 @@ BEGIN
     RETURN v_caller || jsonb_build_object('projects', v_result);
   ELSIF v_view = 'brief' THEN
     RETURN v_caller || jsonb_build_object('project', v_proj, 'candidates',
-      cairn_brief(v_org, v_proj, v_scope, p_agent, coalesce((p_args->>'per_kind')::int, 40)));
+      cairn_brief(v_org, v_proj, v_scope, p_agent, coalesce((p_args->>'per_kind')::int, 40),
+        coalesce(p_args->'known', '{}'::jsonb)));
   ELSIF v_view = 'history' THEN
     RETURN v_caller || jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid));
   ELSIF v_view = 'agents' THEN

@@ -8,7 +8,7 @@
  */
 import { nameText } from './agents';
 import { ChosenWords, words } from './brief-words';
-import type { BriefEntry, BriefRow, BriefSection } from './operations';
+import type { BriefEntry, BriefFullRow, BriefRow, BriefSection } from './operations';
 import type { Entry } from './schemas';
 import { clip, planSummary } from './summary';
 import { isoTime } from './types';
@@ -16,11 +16,14 @@ import { isoTime } from './types';
 export interface BriefCandidate {
   section: BriefSection;
   entry: BriefEntry;
+  /** The version of the entry's row it was read from (the store's), when known. */
+  version?: string | undefined;
 }
 
-/** A candidate from the store's row (BriefRow), its times as ISO strings. */
-export function briefCandidate(r: BriefRow): BriefCandidate {
-  const [section, id, kind, content, rationale, title, status, steps, tags, project, agent, created, updated] = r;
+/** A candidate from the store's whole row, its times as ISO strings. */
+export function briefCandidate(r: BriefFullRow): BriefCandidate {
+  const [section, id, kind, content, rationale, title, status, steps, tags, project, agent, created, updated, version] =
+    r;
   const entry: BriefEntry = {
     id,
     kind,
@@ -35,7 +38,7 @@ export function briefCandidate(r: BriefRow): BriefCandidate {
     created_at: isoTime(created),
     updated_at: isoTime(updated),
   };
-  return { section, entry };
+  return { section, entry, version };
 }
 
 export interface BriefItem {
@@ -129,13 +132,9 @@ function rank(list: Candidate[], project: string | null): Candidate[] {
  */
 interface Derived {
   section: BriefSection;
-  kind: BriefEntry['kind'];
-  content: string;
-  rationale: string | null | undefined;
-  title: string | null | undefined;
-  agent: string;
-  created: string;
-  tags: string[];
+  /** The entry as last received, and the version of its row then. */
+  entry: BriefEntry;
+  version: string | undefined;
   /** The line without the org-wide mark; undefined for a plan. */
   text: string | undefined;
   /** A convention tagged as a rule. */
@@ -161,61 +160,125 @@ let memoChars = 0;
 export const keptDerivations = {
   count: () => memo.size,
   chars: () => memoChars,
+  reads: () => lastCandidates.size,
   clear(): void {
     memo.clear();
     memoChars = 0;
+    lastCandidates.clear();
   },
 };
 
+/** Characters a kept derivation holds: its entry's texts and its line. */
+function charsOf(e: BriefEntry, text: string | undefined): number {
+  let n = e.content.length + (e.rationale?.length ?? 0) + (e.title?.length ?? 0) + (text?.length ?? 0);
+  for (const step of e.steps ?? []) n += step.text.length;
+  return n;
+}
+
 function sameDerivation(d: Derived, c: BriefCandidate): boolean {
   const e = c.entry;
+  const k = d.entry;
+  if (k === e) return d.section === c.section;
   if (
     d.section !== c.section ||
-    d.kind !== e.kind ||
-    d.content !== e.content ||
-    d.rationale !== e.rationale ||
-    d.title !== e.title ||
-    d.agent !== e.agent ||
-    d.created !== e.created_at ||
-    d.tags.length !== e.tags.length
+    k.kind !== e.kind ||
+    k.content !== e.content ||
+    k.rationale !== e.rationale ||
+    k.title !== e.title ||
+    k.agent !== e.agent ||
+    k.created_at !== e.created_at ||
+    k.tags.length !== e.tags.length
   ) {
     return false;
   }
-  for (let i = 0; i < d.tags.length; i++) if (d.tags[i] !== e.tags[i]) return false;
+  for (let i = 0; i < k.tags.length; i++) if (k.tags[i] !== e.tags[i]) return false;
   return true;
 }
 
 function derive(c: BriefCandidate): Derived {
   const e = c.entry;
   const kept = memo.get(e.id);
-  if (kept && sameDerivation(kept, c)) return kept;
+  if (kept && sameDerivation(kept, c)) {
+    // what it was derived from is the same; the rest of the row (a plan's steps, a time) may not
+    // be, so the entry is kept as last received, with its version
+    memoChars -= kept.chars;
+    kept.entry = e;
+    kept.version = c.version;
+    kept.chars = charsOf(e, kept.text);
+    memoChars += kept.chars;
+    evictOldest();
+    return kept;
+  }
   const text = e.kind === 'plan' ? undefined : line(c, 0);
   const d: Derived = {
     section: c.section,
-    kind: e.kind,
-    content: e.content,
-    rationale: e.rationale,
-    title: e.title,
-    agent: e.agent,
-    created: e.created_at,
-    tags: e.tags,
+    entry: e,
+    version: c.version,
     text,
     rule: c.section === 'conventions' && e.tags.some((t) => RULE_TAGS.has(t.toLowerCase())),
     severity: c.section === 'failures' ? severity(e) : 0,
     words: undefined,
-    chars: e.content.length + (e.rationale?.length ?? 0) + (e.title?.length ?? 0) + (text?.length ?? 0),
+    chars: charsOf(e, text),
   };
   if (kept) memoChars -= kept.chars;
   memo.delete(e.id);
   memo.set(e.id, d);
   memoChars += d.chars;
-  // the oldest kept first (a Map keeps the order of insertion)
+  evictOldest();
+  return d;
+}
+
+/** What a brief tells the store it holds (id -> row version), and those entries as they are held. */
+export interface Held {
+  known: Record<string, string>;
+  entries: Map<string, BriefEntry>;
+}
+
+const LAST_READS = 256;
+/** The ids of each read's last candidates, the oldest read first. */
+const lastCandidates = new Map<string, string[]>();
+
+/**
+ * The candidates a brief tells the store it holds: those of the last brief of the same read (its
+ * project and scope) still kept with the version of their row. The store sends an unchanged one
+ * as its section and id, and it is read back from the entries taken here, so that what another
+ * brief keeps meanwhile does not change what this one was told.
+ */
+export function heldCandidates(read: string): Held {
+  const held: Held = { known: {}, entries: new Map() };
+  for (const id of lastCandidates.get(read) ?? []) {
+    const d = memo.get(id);
+    if (d?.version === undefined) continue;
+    held.known[id] = d.version;
+    held.entries.set(id, d.entry);
+  }
+  return held;
+}
+
+/** The candidates of the store's rows, those it sent by id read back from what was held. */
+export function briefCandidates(rows: BriefRow[], held: Held, read: string): BriefCandidate[] {
+  const candidates = rows.map((r): BriefCandidate => {
+    if (r.length !== 2) return briefCandidate(r);
+    const entry = held.entries.get(r[1]);
+    if (!entry) throw new Error(`the store sent brief candidate ${r[1]} by id, which this server did not hold`);
+    return { section: r[0], entry, version: held.known[r[1]] };
+  });
+  lastCandidates.delete(read);
+  lastCandidates.set(
+    read,
+    candidates.map((c) => c.entry.id),
+  );
+  if (lastCandidates.size > LAST_READS) lastCandidates.delete(lastCandidates.keys().next().value as string);
+  return candidates;
+}
+
+/** Within the bounds again, the oldest kept going first (a Map keeps the order of insertion). */
+function evictOldest(): void {
   for (const [id, old] of memo) {
     if (memo.size <= MEMO_ENTRIES && memoChars <= MEMO_CHARS) break;
     memo.delete(id);
     memoChars -= old.chars;
   }
-  return d;
 }
 
 export function briefHeader(project: string | null, shown: number, leftOut: number): string {

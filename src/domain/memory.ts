@@ -4,7 +4,7 @@
  * store around it.
  */
 
-import { type Brief, briefCandidate, packBrief } from './brief';
+import { type Brief, briefCandidates, type Held, heldCandidates, packBrief } from './brief';
 import { sha256Hex } from './crypto';
 import { Invalid, NotFound, Unavailable } from './errors';
 import { uuidv7 } from './ids';
@@ -34,12 +34,18 @@ export type SpaceResult = Omit<SpaceFound, 'brief'> & {
   caller: SpaceCaller;
 };
 
+/** A brief's read (its project and scope) and the candidates held from the last one of it. */
+interface BriefRead {
+  read: string;
+  held: Held;
+}
+
 /** A space view's part of the store's answer, its times as ISO strings (a brief packed). */
-function spaceView(r: StoreOps['space']['result'], budget: number): Omit<SpaceResult, 'caller'> {
+function spaceView(r: StoreOps['space']['result'], budget: number, brief?: BriefRead): Omit<SpaceResult, 'caller'> {
   const isoAll = <T>(list: T[]) => list.map((x) => withIsoTimes(x));
-  if (r.candidates) {
+  if (r.candidates && brief) {
     return {
-      brief: packBrief(r.candidates.map(briefCandidate), budget, r.project ?? null),
+      brief: packBrief(briefCandidates(r.candidates, brief.held, brief.read), budget, r.project ?? null),
       project: r.project ?? null,
     };
   }
@@ -186,8 +192,10 @@ export function createMemoryService(deps: MemoryDeps) {
       }
       // enough candidates of each kind to fill the budget with short lines
       const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 200)));
-      const r = await store.call('space', who, { ...input, per_kind: perKind });
-      return { ...spaceView(r, input.budget_chars), caller: r.caller };
+      const read = `${who.project ?? ''}\n${input.scope ?? ''}`;
+      const brief = input.view === 'brief' ? { read, held: heldCandidates(read) } : undefined;
+      const r = await store.call('space', who, { ...input, per_kind: perKind, known: brief?.held.known });
+      return { ...spaceView(r, input.budget_chars, brief), caller: r.caller };
     },
 
     async artifactPut(who: CallIdentity, input: ArtifactPutArgs) {

@@ -130,10 +130,13 @@ export type BriefEntry = Pick<
 
 /**
  * A brief candidate as the store sends it (sql/tools/cairn_brief.sql): its section, then its
- * entry's fields in this order, times as Postgres writes them (briefCandidate in domain/brief.ts
- * reads it).
+ * entry's fields in this order, times as Postgres writes them, then the version of the entry's row
+ * (briefCandidates in domain/brief.ts reads it); or, for a candidate the server said it holds at
+ * that version (`known`), its section and id alone.
  */
-export type BriefRow = [
+export type BriefRow = BriefFullRow | [section: BriefSection, id: string];
+
+export type BriefFullRow = [
   section: BriefSection,
   id: string,
   kind: Entry['kind'],
@@ -147,6 +150,7 @@ export type BriefRow = [
   agent: string,
   created_at: string,
   updated_at: string,
+  version: string,
 ];
 
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
@@ -300,8 +304,11 @@ export interface StoreOps {
     result: { hits: Hit[]; project: string | null; scope: Scope };
   };
   space: {
-    /** per_kind: how many brief candidates of each kind to read. */
-    args: SpaceArgs & { per_kind: number };
+    /**
+     * per_kind: how many brief candidates of each kind to read; known: the candidates the server
+     * holds (id -> row version), which come back as their section and id alone when unchanged.
+     */
+    args: SpaceArgs & { per_kind: number; known?: Record<string, string> };
     result: Omit<SpaceFound, 'brief'> & {
       project?: string | null;
       candidates?: BriefRow[];

@@ -1,8 +1,15 @@
 /** A brief fits its budget whatever it is given, ranks within sections and drops what repeats itself. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BriefCandidate, briefCandidate, keptDerivations, packBrief } from '../../src/domain/brief';
-import type { BriefSection } from '../../src/domain/operations';
+import {
+  type BriefCandidate,
+  briefCandidate,
+  briefCandidates,
+  heldCandidates,
+  keptDerivations,
+  packBrief,
+} from '../../src/domain/brief';
+import type { BriefFullRow, BriefSection } from '../../src/domain/operations';
 import type { Entry } from '../../src/domain/schemas';
 
 const PROJECT = 'github.com/acme/shop';
@@ -396,6 +403,101 @@ describe('what packing keeps between briefs', () => {
   });
 });
 
+describe('the candidates a brief holds from the last one of its read', () => {
+  const row = (section: BriefSection, e: Entry, version: string): BriefFullRow => [
+    section,
+    e.id,
+    e.kind,
+    e.content,
+    e.rationale,
+    e.title,
+    e.status,
+    e.steps,
+    e.tags,
+    e.project,
+    e.agent,
+    e.created_at,
+    e.updated_at,
+    version,
+  ];
+  const plan = entry({
+    kind: 'plan',
+    title: 'Move payments',
+    content: 'Move payments',
+    status: 'active',
+    steps: [{ text: 'Port checkout', status: 'todo' }],
+  });
+  const decision = entry({ kind: 'decision', content: 'Use Kysely', rationale: 'row locks' });
+  const failure = entry({ kind: 'observation', content: 'Checkout crashed', tags: ['incident'] });
+  const READ = `${PROJECT}\n`;
+
+  it('sends what it holds as id and version, and reads back what the store sends by id', () => {
+    keptDerivations.clear();
+    expect(heldCandidates(READ).known).toEqual({});
+    const first = [row('plans', plan, '10'), row('decisions', decision, '11'), row('failures', failure, '12')];
+    const whole = packBrief(briefCandidates(first, heldCandidates(READ), READ), 4000, PROJECT);
+    const held = heldCandidates(READ);
+    expect(held.known).toEqual({ [plan.id]: '10', [decision.id]: '11', [failure.id]: '12' });
+    expect(heldCandidates('another project\n').known).toEqual({});
+    // the store sends the unchanged ones by id; the plan changed (a new version) comes whole
+    const moved = { ...plan, steps: [{ text: 'Port checkout', status: 'done' as const }] };
+    const again = briefCandidates(
+      [row('plans', moved, '13'), ['decisions', decision.id], ['failures', failure.id]],
+      held,
+      READ,
+    );
+    const brief = packBrief(again, 4000, PROJECT);
+    expect(brief.text).not.toBe(whole.text);
+    expect(brief.text).toContain('[active, 1/1 done]');
+    keptDerivations.clear();
+    const fresh = [row('plans', moved, '13'), row('decisions', decision, '11'), row('failures', failure, '12')];
+    expect(brief).toEqual(packBrief(briefCandidates(fresh, heldCandidates(READ), READ), 4000, PROJECT));
+    expect(heldCandidates(READ).known).toEqual({ [plan.id]: '13', [decision.id]: '11', [failure.id]: '12' });
+  });
+
+  it('reads back the version it sent, whatever another brief keeps meanwhile', () => {
+    keptDerivations.clear();
+    const first = [row('decisions', decision, '11'), row('failures', failure, '12')];
+    packBrief(briefCandidates(first, heldCandidates(READ), READ), 4000, PROJECT);
+    const sent = heldCandidates(READ);
+    // another brief of the read, answered first, receives the failure changed
+    const changed = { ...failure, content: 'Checkout crashed again', tags: [] };
+    const other = heldCandidates(READ);
+    packBrief(
+      briefCandidates([['decisions', decision.id], row('failures', changed, '20')], other, READ),
+      4000,
+      PROJECT,
+    );
+    expect(heldCandidates(READ).known[failure.id]).toBe('20');
+    // the first one's answer names the failure at the version it was sent
+    const late = briefCandidates(
+      [
+        ['decisions', decision.id],
+        ['failures', failure.id],
+      ],
+      sent,
+      READ,
+    );
+    expect(late.map((x) => [x.entry.content, x.entry.tags, x.version])).toEqual([
+      ['Use Kysely', [], '11'],
+      ['Checkout crashed', ['incident'], '12'],
+    ]);
+  });
+
+  it('refuses a candidate sent by id that it did not hold', () => {
+    keptDerivations.clear();
+    expect(() => briefCandidates([['decisions', decision.id]], heldCandidates(READ), READ)).toThrow(/did not hold/);
+  });
+
+  it('remembers the last candidates of at most 256 reads', () => {
+    keptDerivations.clear();
+    for (let i = 0; i < 300; i++)
+      briefCandidates([row('decisions', decision, '11')], heldCandidates(`p${i}\n`), `p${i}\n`);
+    expect(keptDerivations.reads()).toBe(256);
+    keptDerivations.clear();
+  });
+});
+
 describe('briefCandidate', () => {
   it("reads the store's row field by field, its times as ISO strings", () => {
     const steps = [{ text: 'Port checkout', status: 'done' as const }];
@@ -414,9 +516,11 @@ describe('briefCandidate', () => {
         'alice',
         '2026-11-01T10:00:00.123456+00:00',
         '2026-11-02T11:30:00+00:00',
+        '4242',
       ]),
     ).toEqual({
       section: 'stale',
+      version: '4242',
       entry: {
         id: '01900000-0000-7000-8000-000000000001',
         kind: 'plan',

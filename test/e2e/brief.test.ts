@@ -22,11 +22,12 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
   let t: TestServer;
   let alice: McpSession;
   let bob: McpSession;
+  let key: string;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await startTestServer(db);
-    const { key } = await t.createOrg('acme');
+    ({ key } = await t.createOrg('acme'));
     alice = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: PROJECT });
     bob = await connect('v2-modern', t.mcpUrl, { key, agent: 'bob', project: PROJECT });
     const write = async (s: McpSession, name: string, tool: string, args: Record<string, unknown>) => {
@@ -105,6 +106,48 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     expect(b).toMatchObject({ budget_chars: 4000, chars: text.length, left_out: 0 });
     // the same memory gives the same brief
     expect((await brief(alice)).text).toBe(text);
+  });
+
+  it('shows each change since the last brief of a project, though the server holds its candidates', async () => {
+    const project = '/srv/held';
+    const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
+    const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
+    const plan = entryId(
+      await a.call('plan', {
+        title: 'Ship the cart',
+        steps: [
+          { text: 'Build it', status: 'doing' },
+          { text: 'Test it', status: 'todo' },
+        ],
+      }),
+    );
+    const decision = entryId(await a.call('decide', { content: 'Use Redis for the cart', rationale: 'speed' }));
+    const rule = entryId(await a.call('remember', { content: 'Never keep card numbers in the cart', tags: ['rule'] }));
+    const first = (await brief(a)).text;
+    expect(first).toContain('Ship the cart [active, 0/2 done] Next: (doing) Build it; Test it.');
+    expect(first).toContain('Use Redis for the cart Why: speed (alice)');
+    expect(first).toContain('Never keep card numbers in the cart (alice)');
+    expect((await brief(a)).text).toBe(first);
+    // a plan changed in place, a decision superseded, a rule forgotten, and a note of bob's own
+    const steps = [
+      { text: 'Build it', status: 'done' },
+      { text: 'Test it', status: 'doing' },
+    ];
+    expect((await a.call('plan', { id: plan, steps })).isError).toBe(false);
+    expect(
+      (await b.call('decide', { content: 'Use Postgres for the cart', rationale: 'one store', supersedes: decision }))
+        .isError,
+    ).toBe(false);
+    expect((await a.call('forget', { id: rule, reason: 'moved to the wiki' })).isError).toBe(false);
+    expect((await b.call('note', { content: 'Always run the cart tests twice' })).isError).toBe(false);
+    const after = (await brief(a)).text;
+    expect(after).toContain('Ship the cart [active, 1/2 done] Next: (doing) Test it.');
+    expect(after).toContain('Use Postgres for the cart Why: one store (bob)');
+    for (const gone of ['Redis', 'card numbers', 'twice']) expect(after).not.toContain(gone);
+    expect((await brief(b)).text).toContain('Always run the cart tests twice (bob)');
+    expect((await brief(a)).text).toBe(after);
+    await a.close();
+    await b.close();
   });
 
   it("shows the caller's own notes and no one else's", async () => {

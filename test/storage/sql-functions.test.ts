@@ -200,6 +200,35 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         ]);
       });
     });
+
+    it('sends a candidate the caller holds at its row version as its section and id alone', async () => {
+      await inTx(async () => {
+        await plan('a', { title: 'ship the cart' });
+        const d = await write('a', { kind: 'decision', op: 'decide', content: 'use kysely', rationale: 'locks' });
+        await write('a', { content: 'never rename a column in one release' });
+        const rows = async (known?: Record<string, string>) =>
+          (
+            await callTool<{ candidates: unknown[][] }>(db, 'cairn_space', 'a', PROJECT, {
+              view: 'brief',
+              per_kind: 40,
+              ...(known ? { known } : {}),
+            })
+          ).candidates;
+        const whole = await rows();
+        expect(whole).toHaveLength(3);
+        // the entry's fields, then its row's version
+        for (const r of whole) expect(r).toHaveLength(14);
+        const [version] = await db.query(`SELECT xmin || ' ' || updated_at AS v FROM entries WHERE id = $1`, [
+          d.entry.id,
+        ]);
+        expect(whole.find((r) => r[1] === d.entry.id)?.[13]).toBe(version?.v);
+        const held = Object.fromEntries(whole.map((r) => [r[1] as string, r[13] as string]));
+        expect(await rows(held)).toEqual(whole.map((r) => r.slice(0, 2)));
+        // held at another version (the row changed since): sent whole
+        const stale = await rows({ ...held, [d.entry.id]: `${held[d.entry.id]}0` });
+        expect(stale).toEqual(whole.map((r) => (r[1] === d.entry.id ? r : r.slice(0, 2))));
+      });
+    });
   });
 
   describe('space counts', () => {
