@@ -102,18 +102,33 @@ bug|defect|issue|regression
 refactor|refactoring|cleanup|clean up
 `;
 
-let index: Map<string, string[]> | undefined;
+interface Vocabulary {
+  /** Each term: the rest of its group. */
+  groups: Map<string, string[]>;
+  /** The first words of the terms of more than one word (no other word starts a phrase). */
+  heads: Set<string>;
+}
 
-function groups(): Map<string, string[]> {
-  if (!index) {
-    index = new Map();
+let vocabulary: Vocabulary | undefined;
+
+function known(): Vocabulary {
+  if (!vocabulary) {
+    const groups = new Map<string, string[]>();
+    const heads = new Set<string>();
     for (const line of GROUPS.trim().split('\n')) {
       const terms = line.split('|').map((t) => t.trim().toLowerCase());
-      for (const t of terms) index.set(t, [...(index.get(t) ?? []), ...terms.filter((x) => x !== t)]);
+      for (const t of terms) {
+        groups.set(t, [...(groups.get(t) ?? []), ...terms.filter((x) => x !== t)]);
+        if (t.includes(' ')) heads.add(t.slice(0, t.indexOf(' ')));
+      }
     }
+    vocabulary = { groups, heads };
   }
-  return index;
+  return vocabulary;
 }
+
+/** Every word and phrase the vocabulary knows (tests). */
+export const vocabularyTerms = (): string[] => [...known().groups.keys()];
 
 /**
  * For each word or phrase (up to three words) of a query that the vocabulary knows: that word or
@@ -121,13 +136,17 @@ function groups(): Map<string, string[]> {
  */
 export function vocabularyGroups(query: string): string[][] {
   const words = query.toLowerCase().match(/[a-z0-9][a-z0-9.]*[a-z0-9]|[a-z0-9]/g) ?? [];
+  const { groups, heads } = known();
   const out: string[][] = [];
   for (let i = 0; i < words.length; i++) {
-    for (const n of [1, 2, 3]) {
-      if (i + n > words.length) break;
+    const word = words[i] as string;
+    const rest = groups.get(word);
+    if (rest) out.push([word, ...rest]);
+    if (!heads.has(word)) continue;
+    for (let n = 2; n <= 3 && i + n <= words.length; n++) {
       const probe = words.slice(i, i + n).join(' ');
-      const rest = groups().get(probe);
-      if (rest) out.push([probe, ...rest]);
+      const more = groups.get(probe);
+      if (more) out.push([probe, ...more]);
     }
   }
   return out;

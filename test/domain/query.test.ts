@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { kindsAskedFor, termGroups } from '../../src/domain/query';
-import { vocabularyGroups } from '../../src/domain/vocabulary';
+import { vocabularyGroups, vocabularyTerms } from '../../src/domain/vocabulary';
 
 describe('recall query expansion', () => {
   it('groups the other forms of irregular verbs with the word', () => {
@@ -19,6 +20,32 @@ describe('recall query expansion', () => {
       ]),
     );
     expect(vocabularyGroups('k8s rollout').map((g) => g[0])).toEqual(['k8s', 'rollout']);
+  });
+
+  it('finds every word and phrase of up to three words the vocabulary knows, in the order of the query', () => {
+    const terms = vocabularyTerms();
+    const known = new Set(terms);
+    // what the vocabulary finds in a query, by looking up every run of one to three words
+    const everyRun = (query: string) => {
+      const words = query.toLowerCase().match(/[a-z0-9][a-z0-9.]*[a-z0-9]|[a-z0-9]/g) ?? [];
+      const found: string[] = [];
+      for (let i = 0; i < words.length; i++) {
+        for (let n = 1; n <= 3 && i + n <= words.length; n++) {
+          const run = words.slice(i, i + n).join(' ');
+          if (known.has(run)) found.push(run);
+        }
+      }
+      return found;
+    };
+    expect(terms.filter((t) => t.includes(' ')).length).toBeGreaterThan(10);
+    const word = fc.oneof(fc.constantFrom(...terms), fc.constantFrom('the', 'on', 'we', 'Fix', 'API', 'v2.1'));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 12 }), (parts) => {
+        const query = parts.join(' ');
+        expect(vocabularyGroups(query).map((g) => g[0])).toEqual(everyRun(query));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('brings nothing for words the vocabulary does not know', () => {
