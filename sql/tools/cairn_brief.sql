@@ -15,11 +15,12 @@
 -- (src/domain/operations.ts): section, id, kind, content, rationale, title, status, steps, tags,
 -- project, agent, created_at, updated_at — a quarter fewer bytes to send and parse than objects
 -- naming every field — then the version of the entry's row: its xmin, which every change of the row
--- makes anew, and its update time, against the day the 32-bit xmin comes round again. p_known is
--- what the server already holds (id -> version, of the candidates it last received for the same
--- project and scope): a candidate whose row is still that version, every field as the server holds
--- it, is sent as its section and id alone (receiving and parsing ~35 KB of candidates was a third
--- of a brief's server CPU; docs/design.md, "CPU per call", tenth round).
+-- makes anew, and its update time, against the day the 32-bit xmin comes round again (within one
+-- transaction neither changes: a brief never runs in a transaction that writes entries). p_known is
+-- what the server already holds (id -> version, of the candidates the same caller last received for
+-- the same project and scope): a candidate whose row is still that version, every field as the
+-- server holds it, is sent as its section and id alone (receiving and parsing ~35 KB of
+-- candidates was a third of a brief's server CPU; docs/design.md, "CPU per call", tenth round).
 CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer,
   p_known jsonb)
  RETURNS jsonb

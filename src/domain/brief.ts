@@ -234,13 +234,13 @@ export interface Held {
   entries: Map<string, BriefEntry>;
 }
 
-const LAST_READS = 256;
+const LAST_READS = 1024;
 /** The ids of each read's last candidates, the oldest read first. */
 const lastCandidates = new Map<string, string[]>();
 
 /**
  * The candidates a brief tells the store it holds: those of the last brief of the same read (its
- * project and scope) still kept with the version of their row. The store sends an unchanged one
+ * key, agent, project and scope) still kept with the version of their row. The store sends an unchanged one
  * as its section and id, and it is read back from the entries taken here, so that what another
  * brief keeps meanwhile does not change what this one was told.
  */

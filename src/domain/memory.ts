@@ -34,7 +34,7 @@ export type SpaceResult = Omit<SpaceFound, 'brief'> & {
   caller: SpaceCaller;
 };
 
-/** A brief's read (its project and scope) and the candidates held from the last one of it. */
+/** A brief's read (its key, agent, project and scope) and the candidates held from the last one of it. */
 interface BriefRead {
   read: string;
   held: Held;
@@ -192,7 +192,8 @@ export function createMemoryService(deps: MemoryDeps) {
       }
       // enough candidates of each kind to fill the budget with short lines
       const perKind = Math.min(100, Math.max(10, Math.ceil(input.budget_chars / 200)));
-      const read = `${who.project ?? ''}\n${input.scope ?? ''}`;
+      // one caller's read: what one statement is told it holds names only what its caller was sent
+      const read = `${who.keyHash}\n${who.agent}\n${who.project ?? ''}\n${input.scope ?? ''}`;
       const brief = input.view === 'brief' ? { read, held: heldCandidates(read) } : undefined;
       const r = await store.call('space', who, { ...input, per_kind: perKind, known: brief?.held.known });
       return { ...spaceView(r, input.budget_chars, brief), caller: r.caller };

@@ -489,11 +489,11 @@ describe('the candidates a brief holds from the last one of its read', () => {
     expect(() => briefCandidates([['decisions', decision.id]], heldCandidates(READ), READ)).toThrow(/did not hold/);
   });
 
-  it('remembers the last candidates of at most 256 reads', () => {
+  it('remembers the last candidates of at most 1024 reads', () => {
     keptDerivations.clear();
-    for (let i = 0; i < 300; i++)
+    for (let i = 0; i < 1100; i++)
       briefCandidates([row('decisions', decision, '11')], heldCandidates(`p${i}\n`), `p${i}\n`);
-    expect(keptDerivations.reads()).toBe(256);
+    expect(keptDerivations.reads()).toBe(1024);
     keptDerivations.clear();
   });
 });
