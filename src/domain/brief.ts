@@ -200,13 +200,15 @@ function derive(c: BriefCandidate): Derived {
   const kept = memo.get(e.id);
   if (kept && sameDerivation(kept, c)) {
     // what it was derived from is the same; the rest of the row (a plan's steps, a time) may not
-    // be, so the entry is kept as last received, with its version
-    memoChars -= kept.chars;
-    kept.entry = e;
-    kept.version = c.version;
-    kept.chars = charsOf(e, kept.text);
-    memoChars += kept.chars;
-    evictOldest();
+    // be, so an entry received again is kept as last received, with its version
+    if (kept.entry !== e) {
+      memoChars -= kept.chars;
+      kept.entry = e;
+      kept.version = c.version;
+      kept.chars = charsOf(e, kept.text);
+      memoChars += kept.chars;
+      evictOldest();
+    }
     return kept;
   }
   const text = e.kind === 'plan' ? undefined : line(c, 0);
@@ -240,9 +242,9 @@ const lastCandidates = new Map<string, string[]>();
 
 /**
  * The candidates a brief tells the store it holds: those of the last brief of the same read (its
- * key, agent, project and scope) still kept with the version of their row. The store sends an unchanged one
- * as its section and id, and it is read back from the entries taken here, so that what another
- * brief keeps meanwhile does not change what this one was told.
+ * key, agent, project and scope) still kept with the version of their row. The store sends an
+ * unchanged one as its section and id, and it is read back from the entries taken here, so that
+ * what another brief keeps meanwhile does not change what this one was told.
  */
 export function heldCandidates(read: string): Held {
   const held: Held = { known: {}, entries: new Map() };
@@ -264,10 +266,8 @@ export function briefCandidates(rows: BriefRow[], held: Held, read: string): Bri
     return { section: r[0], entry, version: held.known[r[1]] };
   });
   lastCandidates.delete(read);
-  lastCandidates.set(
-    read,
-    candidates.map((c) => c.entry.id),
-  );
+  const ids = candidates.map((c) => c.entry.id);
+  lastCandidates.set(read, ids);
   if (lastCandidates.size > LAST_READS) lastCandidates.delete(lastCandidates.keys().next().value as string);
   return candidates;
 }
