@@ -11,6 +11,7 @@ import { createEmbedder, vectorSpace } from './embeddings/index';
 import { fromThisMachine, localUrl, newLocalAdminToken, writeLocalAdmin } from './local-admin';
 import { isMcpRequest, nodeMcpListener } from './node-mcp';
 import { nodeMetadataFetch } from './oauth/fetch-node';
+import { keepPrivate } from './private-files';
 import { createFsBlobStore } from './storage/blobs/fs';
 import { openStore } from './storage/pg/client';
 
@@ -18,17 +19,29 @@ import { openStore } from './storage/pg/client';
 const CLOSE_GRACE_MS = 10_000;
 
 /**
- * Opens the configured database; with semantic recall configured, sets up its vector store.
+ * Opens the configured database; with semantic recall configured, sets up its vector store. The data
+ * directory (the embedded database, artifact bytes) is made private first (src/private-files.ts).
  * `poolSize`: this process's Postgres connections (default: the whole CAIRN_DB_POOL_SIZE).
  */
-export function openStoreFor(config: Config, poolSize = config.dbPoolSize): Promise<Store> {
-  return openStore({
+export async function openStoreFor(config: Config, poolSize = config.dbPoolSize): Promise<Store> {
+  const tightened = keepPrivate(config.dataDir);
+  if (tightened > 0) {
+    // on stderr: a command's --json output stays one object on stdout
+    console.error(
+      `[cairn] ${config.dataDir} was readable by other users: made ${tightened} of its files and folders private (files 0600, folders 0700)`,
+    );
+  }
+  const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: join(config.dataDir, 'db'),
     role: config.dbRole,
     poolSize,
     vectors: vectorSpace(config.embeddings),
   });
+  // PGlite's first start writes its initial files with an explicit chmod (0666), past the umask;
+  // their folder is already 0700, so nobody else could reach them meanwhile
+  keepPrivate(config.dataDir);
+  return store;
 }
 
 /** Where clients reach a server listening on `port`: CAIRN_BASE_URL, else http://HOST:port. */

@@ -16,9 +16,19 @@ export interface Serving {
   output: string;
 }
 
-/** Starts `cairn serve` and waits until it has printed its endpoint, and its key and link when `expect`ed. */
-export async function serve(env: Record<string, string>, want: { key: boolean; link: boolean }): Promise<Serving> {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+/**
+ * Starts `cairn serve` and waits until it has printed its endpoint, and its key and link when `expect`ed.
+ * `umask`: the mask the operator's shell starts it with (octal, e.g. '000'); default inherited.
+ */
+export async function serve(
+  env: Record<string, string>,
+  want: { key: boolean; link: boolean },
+  umask?: string,
+): Promise<Serving> {
+  const [cmd, args] = umask
+    ? ['sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, BIN, 'serve']]
+    : [process.execPath, [BIN, 'serve']];
+  const child = spawn(cmd as string, args as string[], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CAIRN_WORKERS: '', CAIRN_ADMIN_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -27,8 +37,8 @@ export async function serve(env: Record<string, string>, want: { key: boolean; l
   return new Promise<Serving>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`serve printed in 30 s:\n${out}`));
-    }, 30_000);
+      reject(new Error(`serve printed in 60 s:\n${out}`));
+    }, 60_000);
     child.stdout?.on('data', (d) => {
       out += String(d);
       const url = /serving MCP at (\S+)\/mcp/.exec(out)?.[1];
