@@ -4,7 +4,9 @@
 -- plan. An update holds the plan's row from its read to its commit, so of concurrent updates each
 -- sees the one before: `expected_version` other than the current one is refused, naming the
 -- current version, who made it and what it changed; a step claimed by another agent until a time
--- still to come cannot be claimed (docs/design.md, "Plans shared by agents").
+-- still to come cannot be claimed, and only its holder releases a step (back to todo unless done);
+-- a plan is done only when no step is todo or doing. Steps are named by their 0-based index, #0,
+-- #1, as the arguments take them (docs/design.md, "Plans shared by agents").
 CREATE OR REPLACE FUNCTION public.cairn_plan(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -75,33 +77,50 @@ BEGIN
       v_i := (p_args->>'release_step')::int;
       SELECT * INTO v_step, v_holder FROM cairn_plan_step(v_steps, v_i, 'release_step', p_agent);
       IF v_holder IS NOT NULL THEN
-        RAISE EXCEPTION 'release_step: step % (%) is claimed by %; only % may release it before then',
+        RAISE EXCEPTION 'release_step: step #% (%) is claimed by %; only % may release it before then',
           v_i, v_step->>'text', v_holder, cairn_name_text(v_step->>'claimed_by') USING ERRCODE = 'CN409';
       END IF;
-      v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step - 'claimed_by' - 'claim_expires_at');
-      v_changes := array_append(v_changes, format('step %s released', v_i));
+      IF v_step->>'claimed_by' IS DISTINCT FROM p_agent THEN
+        RAISE EXCEPTION 'release_step: step #% (%) is not claimed by you (%); only a step you claimed can be released',
+          v_i, v_step->>'text', CASE WHEN v_step ? 'claimed_by'
+            THEN 'the claim of ' || cairn_name_text(v_step->>'claimed_by') || ' ran out at ' || (v_step->>'claim_expires_at')
+            ELSE 'nobody holds it' END USING ERRCODE = 'CN409';
+      END IF;
+      -- released, a step nobody works on is to do again
+      v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step - 'claimed_by' - 'claim_expires_at'
+        || CASE WHEN v_step->>'status' = 'doing' THEN '{"status": "todo"}'::jsonb ELSE '{}'::jsonb END);
+      v_changes := array_append(v_changes, format('step #%s released', v_i));
     END IF;
     IF p_args ? 'claim_step' THEN
       v_i := (p_args->>'claim_step')::int;
       SELECT * INTO v_step, v_holder FROM cairn_plan_step(v_steps, v_i, 'claim_step', p_agent);
       IF v_step->>'status' IN ('done', 'skipped') THEN
-        RAISE EXCEPTION 'claim_step: step % (%) is %; claim a step still to do', v_i, v_step->>'text', v_step->>'status'
+        RAISE EXCEPTION 'claim_step: step #% (%) is %; claim a step still to do', v_i, v_step->>'text', v_step->>'status'
           USING ERRCODE = 'CN409';
       END IF;
       IF v_holder IS NOT NULL THEN
-        RAISE EXCEPTION 'claim_step: step % (%) is claimed by %; pick another step, or claim it after then',
+        RAISE EXCEPTION 'claim_step: step #% (%) is claimed by %; pick another step, or claim it after then',
           v_i, v_step->>'text', v_holder USING ERRCODE = 'CN409';
       END IF;
       v_steps := jsonb_set(v_steps, ARRAY[v_i::text], v_step || jsonb_build_object('claimed_by', p_agent,
         'claim_expires_at', to_char((now() + make_interval(secs => coalesce((p_args->>'claim_seconds')::int, 900)))
           AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
         'status', CASE WHEN v_step->>'status' = 'todo' THEN 'doing' ELSE v_step->>'status' END));
-      v_changes := array_append(v_changes, format('step %s claimed by %s', v_i, cairn_name_text(p_agent)));
+      v_changes := array_append(v_changes, format('step #%s claimed by %s', v_i, cairn_name_text(p_agent)));
     END IF;
     -- a step done or skipped holds no claim
     SELECT coalesce(jsonb_agg(CASE WHEN s->>'status' IN ('done', 'skipped') THEN s - 'claimed_by' - 'claim_expires_at'
         ELSE s END ORDER BY i), '[]'::jsonb) INTO v_steps
       FROM jsonb_array_elements(v_steps) WITH ORDINALITY AS t(s, i);
+    -- done means every step is: none left to do or in progress
+    IF v_status = 'done' THEN
+      SELECT string_agg(format('#%s (%s)', i - 1, s->>'status'), ', ' ORDER BY i) INTO v_holder
+        FROM jsonb_array_elements(v_steps) WITH ORDINALITY AS t(s, i) WHERE s->>'status' IN ('todo', 'doing');
+      IF v_holder IS NOT NULL THEN
+        RAISE EXCEPTION 'status: plan % cannot be done while steps % are open; send steps with each of them done or skipped (in the same update or before), or set status abandoned',
+          v_id, v_holder USING ERRCODE = 'CN409';
+      END IF;
+    END IF;
     v_content := cairn_plan_content(v_title, v_steps);
     UPDATE entries SET title = v_title, steps = v_steps, status = v_status, content = v_content,
         content_sha256 = cairn_sha256(v_content), version = version + 1, updated_at = now(),

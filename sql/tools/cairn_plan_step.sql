@@ -8,8 +8,11 @@ CREATE OR REPLACE FUNCTION public.cairn_plan_step(p_steps jsonb, p_i integer, p_
  STABLE
 AS $function$
 BEGIN
+  IF jsonb_array_length(p_steps) = 0 THEN
+    RAISE EXCEPTION '%: the plan has no steps; add them with steps first', p_field USING ERRCODE = 'CN422';
+  END IF;
   IF p_i >= jsonb_array_length(p_steps) THEN
-    RAISE EXCEPTION '%: the plan has % steps (0 to %)', p_field, jsonb_array_length(p_steps),
+    RAISE EXCEPTION '%: the plan has % steps (#0 to #%)', p_field, jsonb_array_length(p_steps),
       jsonb_array_length(p_steps) - 1 USING ERRCODE = 'CN422';
   END IF;
   p_step := p_steps->p_i;

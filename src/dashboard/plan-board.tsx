@@ -53,7 +53,7 @@ export function PlanBoard(p: { plan: Entry; updatedBy: string | null; lastChange
                     return (
                       <li class="step">
                         <p>
-                          <span class="muted">Step {s.index + 1}.</span> {s.text}
+                          <span class="muted">#{s.index}</span> {s.text}
                         </p>
                         {claim ? (
                           <p class="claim">

@@ -10,7 +10,7 @@ import { nameText } from './agents';
 import { ChosenWords, words } from './brief-words';
 import type { BriefEntry, BriefFullRow, BriefRow, BriefSection } from './operations';
 import type { Entry } from './schemas';
-import { clip, planSummary } from './summary';
+import { clip, nextText, planSummary } from './summary';
 import { isoTime } from './types';
 
 export interface BriefCandidate {
@@ -82,7 +82,7 @@ function line(c: BriefCandidate, now: number): string {
   const e = c.entry;
   if (e.kind === 'plan') {
     const plan = planSummary(e, now);
-    const next = plan.open.length ? ` Next: ${plan.open.join('; ')}.` : '';
+    const next = nextText(plan);
     const since = c.section === 'stale' ? `, unchanged since ${date(e.updated_at)}` : '';
     return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${e.id})`;
   }

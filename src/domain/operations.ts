@@ -82,11 +82,11 @@ export const planInput = z.object({
     .max(100, 'at most 100 steps')
     .optional()
     .describe('The whole list; replaces the old one on update.'),
-  status: z.enum(PLAN_STATUSES).optional().describe('A new plan starts active unless draft.'),
+  status: z.enum(PLAN_STATUSES).optional().describe('Starts active unless draft; done needs no todo/doing step.'),
   expected_version: z.number().int().min(1).optional().describe('Refused unless the plan is at this version.'),
-  claim_step: z.number().int().min(0).optional().describe('Step index to take on.'),
+  claim_step: z.number().int().min(0).optional().describe('Step index (0-based) to take on.'),
   claim_seconds: z.number().int().min(1).max(86_400).optional().describe('Default 900.'),
-  release_step: z.number().int().min(0).optional().describe('Step index to give up.'),
+  release_step: z.number().int().min(0).optional().describe('Index of your claimed step to give up.'),
   ...writeOptions,
 });
 export type PlanArgs = Args<typeof planInput>;

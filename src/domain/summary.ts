@@ -14,8 +14,11 @@ export interface EntrySummary {
   why?: string;
   /** Where an observation came from. */
   source?: string;
-  /** A plan: its status, its steps not yet done or skipped (clipped), how many are done. */
-  plan?: { status: string; open: string[]; done: number; total: number };
+  /**
+   * A plan: its status, its first steps not yet done or skipped (each `#i text`, clipped), how many
+   * more are open beyond those, how many are done.
+   */
+  plan?: { status: string; open: string[]; more: number; done: number; total: number };
   /** The project's short name (the last part of its canonical id), or "org-wide". */
   where: string;
   /** Why it may no longer hold: which of its paths a newer entry changed, in which, by whom, when. */
@@ -100,22 +103,35 @@ export function claimOf(
 export type Summarised = Pick<Entry, 'kind' | 'title' | 'content' | 'project' | 'rationale' | 'status' | 'steps'> &
   Partial<Pick<Entry, 'source' | 'stale'>>;
 
-/** A plan's status, its first steps not yet done or skipped (clipped, with live claims), how many are done. */
+/**
+ * A plan's status, its first steps not yet done or skipped (numbered by index as the tools take it,
+ * clipped, with live claims), how many more are open, how many are done.
+ */
 export function planSummary(e: Pick<Entry, 'status' | 'steps'>, now = Date.now()): NonNullable<EntrySummary['plan']> {
   const steps = e.steps ?? [];
+  const open = steps.map((s, i) => ({ s, i })).filter(({ s }) => s.status === 'todo' || s.status === 'doing');
   return {
     status: e.status ?? 'active',
-    open: steps
-      .map((s, i) => ({ s, i }))
-      .filter(({ s }) => s.status === 'todo' || s.status === 'doing')
-      .slice(0, OPEN_STEPS)
-      .map(({ s, i }) => {
-        const held = claimOf(s, now);
-        return `${clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)}${held ? ` [step ${i} claimed by ${nameText(held.by)} until ${held.until}]` : ''}`;
-      }),
+    open: open.slice(0, OPEN_STEPS).map(({ s, i }) => {
+      const held = claimOf(s, now);
+      return `#${i} ${clip(`${s.status === 'doing' ? '(doing) ' : ''}${s.text}`, STEP)}${held ? ` [claimed by ${nameText(held.by)} until ${held.until}]` : ''}`;
+    }),
+    more: Math.max(0, open.length - OPEN_STEPS),
     done: steps.filter((s) => s.status === 'done').length,
     total: steps.length,
   };
+}
+
+/** The open steps as a text says them: "#1 a; #2 b; #3 c; +2 more", or '' when none is open. */
+export function openSteps(plan: NonNullable<EntrySummary['plan']>): string {
+  if (plan.open.length === 0) return '';
+  return plan.more > 0 ? `${plan.open.join('; ')}; +${plan.more} more` : plan.open.join('; ');
+}
+
+/** " Next: …." after a plan's line, or '' when no step is open. */
+export function nextText(plan: NonNullable<EntrySummary['plan']>): string {
+  const open = openSteps(plan);
+  return open ? ` Next: ${open}.` : '';
 }
 
 export function summarise(e: Summarised, now = Date.now()): EntrySummary {

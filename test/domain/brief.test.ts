@@ -90,7 +90,7 @@ describe('packBrief', () => {
     const b = packBrief(sample(), 4000, PROJECT);
     expect(b.text).toMatch(/^Brief for project github\.com\/acme\/shop \(with org-wide entries\): 7 entries\./);
     expect(b.sections.map((s) => s.section)).toEqual(['plans', 'decisions', 'conventions', 'failures', 'stale']);
-    expect(b.text).toContain('[active, 1/3 done] Next: (doing) Port refunds; Drop the Charges code.');
+    expect(b.text).toContain('[active, 1/3 done] Next: #1 (doing) Port refunds; #2 Drop the Charges code.');
     expect(b.text).toContain('Why: Slot reservation needs SELECT FOR UPDATE SKIP LOCKED');
     expect(b.text).toContain('[active, 0/1 done, unchanged since 2026-09-01]');
     // ids only where a tool needs one: the plans

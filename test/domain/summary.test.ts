@@ -1,7 +1,7 @@
 /** clip folds only a prefix of a long text; what it returns must be what folding the whole gives. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clip } from '../../src/domain/summary';
+import { clip, nextText, planSummary } from '../../src/domain/summary';
 
 /** The definition: fold every whitespace run of the whole text, then clip. */
 function clipWhole(s: string, max: number): string {
@@ -59,5 +59,15 @@ describe('clip', () => {
     expect(clip('exactly ten', 11)).toBe('exactly ten');
     expect(clip('exactly ten ', 10)).toBe('exactly t…');
     expect(clip('', 10)).toBe('');
+  });
+});
+
+describe('planSummary', () => {
+  it('numbers open steps by the index the tools take and says how many more are open', () => {
+    const steps = ['a', 'b', 'c', 'd', 'e', 'f'].map((text, i) => ({ text, status: i === 0 ? 'done' : 'todo' }));
+    const plan = planSummary({ status: 'active', steps: steps as never });
+    expect(nextText(plan)).toBe(' Next: #1 b; #2 c; #3 d; +2 more.');
+    expect(nextText(planSummary({ status: 'active', steps: steps.slice(0, 3) as never }))).toBe(' Next: #1 b; #2 c.');
+    expect(nextText(planSummary({ status: 'done', steps: [] }))).toBe('');
   });
 });

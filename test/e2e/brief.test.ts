@@ -97,7 +97,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     expect(text).toMatch(/^Brief for project \/srv\/shop \(with org-wide entries\): 5 entries\./);
     expect(text).toContain('Use Kysely for database access Why: slot reservation needs row locks (bob)');
     expect(text).toContain(
-      `[active, 1/4 done] Next: (doing) Port refunds; Drop the Charges code; Make payment_intent_id NOT NULL. (plan id ${ids.plan})`,
+      `[active, 1/4 done] Next: #1 (doing) Port refunds; #2 Drop the Charges code; #3 Make payment_intent_id NOT NULL. (plan id ${ids.plan})`,
     );
     expect(text).toContain('Every repo must pin Node 22. (alice) [org-wide]');
     expect(text).not.toContain('Prisma');
@@ -124,7 +124,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     const decision = entryId(await a.call('decide', { content: 'Use Redis for the cart', rationale: 'speed' }));
     const rule = entryId(await a.call('remember', { content: 'Never keep card numbers in the cart', tags: ['rule'] }));
     const first = (await brief(a)).text;
-    expect(first).toContain('Ship the cart [active, 0/2 done] Next: (doing) Build it; Test it.');
+    expect(first).toContain('Ship the cart [active, 0/2 done] Next: #0 (doing) Build it; #1 Test it.');
     expect(first).toContain('Use Redis for the cart Why: speed (alice)');
     expect(first).toContain('Never keep card numbers in the cart (alice)');
     expect((await brief(a)).text).toBe(first);
@@ -141,7 +141,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     expect((await a.call('forget', { id: rule, reason: 'moved to the wiki' })).isError).toBe(false);
     expect((await b.call('note', { content: 'Always run the cart tests twice' })).isError).toBe(false);
     const after = (await brief(a)).text;
-    expect(after).toContain('Ship the cart [active, 1/2 done] Next: (doing) Test it.');
+    expect(after).toContain('Ship the cart [active, 1/2 done] Next: #1 (doing) Test it.');
     expect(after).toContain('Use Postgres for the cart Why: one store (bob)');
     for (const gone of ['Redis', 'card numbers', 'twice']) expect(after).not.toContain(gone);
     expect((await brief(b)).text).toContain('Always run the cart tests twice (bob)');

@@ -653,8 +653,10 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
       /run the migrations<\/p><p class="claim">claimed by <strong>reviewer<\/strong> until <time datetime="[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>/,
     );
     expect(column('skipped')).toContain('No step skipped.');
+    // steps are numbered by the index the tools take (#0 first), as in every text
+    expect(column('doing')).toContain('<span class="muted">#1</span> run the migrations');
     expect(board).toMatch(/<dt>Version<\/dt><dd>2<\/dd>/);
-    expect(board).toMatch(/by reviewer \(step 1 claimed by reviewer\)/);
+    expect(board).toMatch(/by reviewer \(step #1 claimed by reviewer\)/);
     // its versions, kept as it was updated in place, with what the claim changed
     expect(board).toMatch(/<li>version 1, [^<]+ by lead<\/li>/);
     expect(board).toMatch(/version 2 \(this one\)/);

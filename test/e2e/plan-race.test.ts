@@ -84,11 +84,11 @@ describe.each(TARGETS)('plans shared by agents on %s', (db) => {
     const step = (won[0] as Result).structuredContent.entry.steps[1] as { claimed_by: string; status: string };
     expect(step.status).toBe('doing');
     const holder = step.claimed_by;
-    expect(text(won[0] as Result)).toContain(`[step 1 claimed by ${holder} until`);
+    expect(text(won[0] as Result)).toContain(`#1 (doing) run the migrations [claimed by ${holder} until`);
     for (const lost of answers.filter((a) => a.isError)) {
       expect(text(lost)).toMatch(
         new RegExp(
-          `claim_step: step 1 \\(run the migrations\\) is claimed by ${holder} until \\S+Z; pick another step`,
+          `claim_step: step #1 \\(run the migrations\\) is claimed by ${holder} until \\S+Z; pick another step`,
         ),
       );
     }
@@ -114,6 +114,45 @@ describe.each(TARGETS)('plans shared by agents on %s', (db) => {
     });
     expect(done.structuredContent.entry.steps[1]).toEqual({ text: 'run the migrations', status: 'done' });
     expect(text(await plan('worker-late', { id: p.id, claim_step: 1 }))).toContain('is done; claim a step still to do');
-    expect(text(await plan('worker-late', { id: p.id, claim_step: 7 }))).toContain('the plan has 3 steps (0 to 2)');
+    expect(text(await plan('worker-late', { id: p.id, claim_step: 7 }))).toContain('the plan has 3 steps (#0 to #2)');
+  });
+
+  it('adds up: done only with no step open, release only by the holder and back to todo, steps named #i', async () => {
+    const p = await newPlan();
+    // done with steps open: refused, naming each open step and how to close them; nothing changed
+    const early = await plan('lead', { id: p.id, status: 'done' });
+    expect(early.isError).toBe(true);
+    expect(text(early)).toBe(
+      `status: plan ${p.id} cannot be done while steps #0 (todo), #1 (todo), #2 (todo) are open; send steps with each of them done or skipped (in the same update or before), or set status abandoned`,
+    );
+    // releasing a step nobody holds, or another's expired claim, is refused
+    const none = await plan('lead', { id: p.id, release_step: 0 });
+    expect(text(none)).toBe(
+      'release_step: step #0 (cut the branch) is not claimed by you (nobody holds it); only a step you claimed can be released',
+    );
+    await plan('ann', { id: p.id, claim_step: 2, claim_seconds: 1 });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(text(await plan('bea', { id: p.id, release_step: 2 }))).toMatch(
+      /^release_step: step #2 \(announce\) is not claimed by you \(the claim of ann ran out at \S+Z\)/,
+    );
+    // the holder releases: the step is to do again, and nobody holds it
+    const claimed = await plan('ann', { id: p.id, claim_step: 1 });
+    expect(claimed.structuredContent.entry.steps[1]).toMatchObject({ status: 'doing', claimed_by: 'ann' });
+    const released = await plan('ann', { id: p.id, release_step: 1 });
+    expect(released.isError).toBeFalsy();
+    expect(released.structuredContent.entry.steps[1]).toEqual({ text: 'run the migrations', status: 'todo' });
+    expect(text(released)).toContain('Next: #0 cut the branch; #1 run the migrations; #2 (doing) announce.');
+    // all done or skipped in the same update: done
+    const done = await plan('lead', {
+      id: p.id,
+      status: 'done',
+      steps: [
+        { text: 'cut the branch', status: 'done' },
+        { text: 'run the migrations', status: 'done' },
+        { text: 'announce', status: 'skipped' },
+      ],
+    });
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent.entry).toMatchObject({ status: 'done' });
   });
 });

@@ -178,7 +178,7 @@ describe.each(TARGETS)('tools on %s', (db) => {
       expect(r.text.split(now)).toHaveLength(2);
       expect(r.text).toContain(`[observation] ${tag} queue backlog at 9am Source: grafana (${agent}, widgets`);
       expect(r.text).toContain(
-        `[plan] ${tag} queue migration [active, 1/3 steps done] Next: (doing) switch readers; drop Redis. (${agent}, widgets`,
+        `[plan] ${tag} queue migration [active, 1/3 steps done] Next: #1 (doing) switch readers; #2 drop Redis. (${agent}, widgets`,
       );
     });
 

@@ -63,7 +63,7 @@ describe('a brief sends what it already holds by id (pglite)', () => {
       [plan.entry.id, 14],
       [expect.any(String), 2],
     ]);
-    expect(claimed).toContain('(doing) Build it [step 0 claimed by bob until');
+    expect(claimed).toContain('#0 (doing) Build it [claimed by bob until');
     expect(claimed).not.toBe(first);
     // and what was received whole is held at its new version
     expect(await brief()).toBe(claimed);

@@ -9,7 +9,7 @@ import type { DashboardSession } from '../../domain/ports';
 import { resolveProject } from '../../domain/projects';
 import { rankedQuery } from '../../domain/query';
 import { type Entry, KINDS } from '../../domain/schemas';
-import { summarise } from '../../domain/summary';
+import { openSteps, summarise } from '../../domain/summary';
 import { AnchorsLine, StaleMark } from '../anchors';
 import { Empty, ErrorLine, Notice, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
@@ -224,7 +224,7 @@ function HitItem({ hit: h, scored }: { hit: Hit; scored: boolean }) {
         <span class="badge accent">{h.kind}</span> <a href={`/dashboard/memory/${h.id}`}>{s.says}</a>
         {s.plan ? ` [${s.plan.status}, ${s.plan.done}/${s.plan.total} steps done]` : ''}
       </p>
-      {s.plan?.open.length ? <p>Next: {s.plan.open.join('; ')}</p> : null}
+      {s.plan?.open.length ? <p>Next: {openSteps(s.plan)}</p> : null}
       {s.why ? <p>Why: {s.why}</p> : null}
       {s.source ? <p>Source: {s.source}</p> : null}
       <StaleMark entry={h} />

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { planInput } from '../../domain/operations';
 import { entryOut, projectOut } from '../../domain/schemas';
-import { summarise } from '../../domain/summary';
+import { nextText, summarise } from '../../domain/summary';
 import { defineTool, projectFields, WRITE } from '../tool';
 import { where, withNotice } from './render';
 
@@ -21,7 +21,7 @@ export const plan = defineTool({
     const s = summarise(e);
     const head = input.id ? `Updated the plan to version ${e.version}` : `Created plan ${e.id}`;
     const progress = s.plan ? ` ${s.plan.done}/${s.plan.total} steps done.` : '';
-    const next = s.plan?.open.length ? ` Next: ${s.plan.open.join('; ')}.` : '';
+    const next = s.plan ? nextText(s.plan) : '';
     return {
       structured: { entry: e, ...p },
       text: withNotice(`${head}: ${e.title} [${e.status}] (${where(e)}).${progress}${next}`, p.notice),

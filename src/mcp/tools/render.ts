@@ -1,7 +1,7 @@
 /** Short text renderings of results for the model; the structured content carries everything. */
 import { nameText } from '../../domain/agents';
 import type { Entry } from '../../domain/schemas';
-import { summarise } from '../../domain/summary';
+import { nextText, summarise } from '../../domain/summary';
 
 export function where(e: { scope: string; project: string | null }): string {
   return e.project ? `${e.scope} scope, project ${e.project}` : `${e.scope} scope`;
@@ -16,8 +16,7 @@ export function entryLine(e: Entry, placeOf: (id: string) => number | undefined 
   const s = summarise(e);
   const parts = [`[${e.kind}] ${s.says}`];
   if (s.plan) {
-    const next = s.plan.open.length ? ` Next: ${s.plan.open.join('; ')}.` : '';
-    parts.push(`[${s.plan.status}, ${s.plan.done}/${s.plan.total} steps done]${next}`);
+    parts.push(`[${s.plan.status}, ${s.plan.done}/${s.plan.total} steps done]${nextText(s.plan)}`);
   }
   if (s.why) parts.push(`Why: ${s.why}`);
   if (s.source) parts.push(`Source: ${s.source}`);
