@@ -12,20 +12,26 @@ const CAIRN_KEY = /(?<![A-Za-z0-9_])svc_[0-9A-Za-z]{32,128}(?![0-9A-Za-z_])/g;
 /** `AIza` + 35 characters of [A-Za-z0-9_-] (the gitleaks and GitHub secret-scanning pattern). */
 const GOOGLE_API_KEY = /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g;
 /** Schemes whose URLs carry a password the preset's database rule does not look at. */
-const SCHEMES = new Set(
+const SCHEMES =
   'redis rediss amqp amqps mssql sqlserver clickhouse cockroachdb mariadb couchdb neo4j neo4j+s nats mqtt mqtts'.split(
     ' ',
-  ),
-);
-const SCHEME_BEFORE = /[A-Za-z][A-Za-z0-9+.-]{0,30}$/;
+  );
+const LONGEST = Math.max(...SCHEMES.map((x) => x.length));
+const SCHEME_CHAR = /[A-Za-z0-9+.-]/;
+
+/** The scheme that ends at `at` (just before `://`), when it is one of SCHEMES and a whole word. */
+function schemeBefore(text: string, at: number): string | undefined {
+  const before = text.slice(Math.max(0, at - LONGEST - 1), at).toLowerCase();
+  return SCHEMES.find((x) => before.endsWith(x) && !SCHEME_CHAR.test(before[before.length - x.length - 1] ?? ''));
+}
 /** user:password@host right after `://` (sticky: tried only there). */
 const USER_PASSWORD = /(?<user>[^:/\s@]{0,100}):(?<password>[^@/\s]{1,200})@[^/\s?]{1,100}/y;
 
 /** Connection strings with a password, found from each `://` rather than by a regex tried at every character. */
 function* connectionStrings(text: string): Generator<[number, number]> {
   for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
-    const scheme = SCHEME_BEFORE.exec(text.slice(Math.max(0, at - 31), at))?.[0] ?? '';
-    if (!SCHEMES.has(scheme.toLowerCase())) continue;
+    const scheme = schemeBefore(text, at);
+    if (scheme === undefined) continue;
     USER_PASSWORD.lastIndex = at + 3;
     const m = USER_PASSWORD.exec(text);
     if (m && !placeholder(m.groups?.user ?? '', m.groups?.password ?? '')) {

@@ -107,8 +107,10 @@ export async function findSecret(fields: TextField[]): Promise<{ field: string; 
     at += f.text.length + SEP.length;
   }
   const content = present.map((f) => f.text).join(SEP);
+  // a plain text file: not package.json, whose x-oauth-basic check backtracks 256 characters at
+  // every `http` (a 40-hex token in such a URL is still a URL with a user name and password)
   const result = await lintSource({
-    source: { content, filePath: '', ext: '.txt', contentType: 'text' },
+    source: { content, filePath: 'memory.txt', ext: '.txt', contentType: 'text' },
     options: { config: CONFIG, noPhysicFilePath: true, maskSecrets: true },
   });
   const first = result.messages.toSorted((a, b) => a.range[0] - b.range[0])[0];

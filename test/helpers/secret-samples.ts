@@ -55,6 +55,10 @@ export const SECRETS: Sample[] = [
   },
   { kind: 'a connection string with a password', secret: `redis://:${filler(16, 17)}@cache.internal:6379/0` },
   { kind: 'a URL with a user name and password', secret: `https://deploy:${filler(16, 18)}@ci.internal.dev/hook` },
+  {
+    kind: 'a URL with a user name and password',
+    secret: `https://${filler(40, 20, '0123456789abcdef')}:x-oauth-basic@github.com/acme/app.git`,
+  },
   { kind: 'a Cairn API key', secret: `svc_${filler(40, 19)}` },
 ];
 
