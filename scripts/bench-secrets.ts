@@ -4,9 +4,9 @@
  * its write tool sends them) and of LoCoMo dev (each dialog turn as bench:recall stores it, with
  * every other string of the turn as metadata) goes through the check; each hit is printed with
  * its field and kind (must be none). Cost: the time the check adds to one write, for a typical
- * 500-character content with two tags and for a 16 KiB content (the entry limit), and once for a
- * 5 MiB text artifact (the artifact limit). Writes bench/results/secrets-<date>.json and the
- * "secrets" section of BENCHMARKS.md.
+ * 500-character content with two tags and for a 16 KiB content (the entry limit), once for a
+ * 5 MiB text artifact (the artifact limit), and for 1 MiB of the worst texts found. Writes
+ * bench/results/secrets-<date>.json and the "secrets" section of BENCHMARKS.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -102,6 +102,9 @@ const cost = {
     }),
     3,
   ),
+  // the worst texts found for the rules: a URL scheme or a scheme with a user, over and over
+  adversarial_1mib: await timed([{ field: 'content', text: 'https://a:'.repeat(104_858) }], 3),
+  adversarial_redis_1mib: await timed([{ field: 'content', text: 'redis://a:'.repeat(104_858) }], 3),
 };
 
 const date = new Date().toISOString().slice(0, 10);
@@ -123,6 +126,6 @@ writeBenchmarkSection(
     '| --- | --- | --- | --- |',
     ...rows,
     '',
-    `Added per write: 500-character content and two tags ${us(cost.typical_500)}; 16 KiB content ${us(cost.content_16k)}; a 5 MiB text artifact ${(cost.artifact_5mib.cpu_us / 1000).toFixed(0)} ms of CPU.`,
+    `Added per write: 500-character content and two tags ${us(cost.typical_500)}; 16 KiB content ${us(cost.content_16k)}; a 5 MiB text artifact ${(cost.artifact_5mib.cpu_us / 1000).toFixed(0)} ms of CPU. Worst texts found: 1 MiB of \`https://a:\` ${(cost.adversarial_1mib.cpu_us / 1000).toFixed(0)} ms, of \`redis://a:\` ${(cost.adversarial_redis_1mib.cpu_us / 1000).toFixed(0)} ms of CPU.`,
   ].join('\n'),
 );
