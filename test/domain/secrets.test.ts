@@ -1,4 +1,5 @@
 /** The secrets check: what it finds, where, what it says, and what it leaves alone. */
+import { secretLintProfiler } from '@secretlint/profiler';
 import { describe, expect, it } from 'vitest';
 import { Invalid } from '../../src/domain/errors';
 import { artifactFields, entryFields, findSecret, refuseSecrets, SECRET_RULES } from '../../src/domain/secrets';
@@ -52,6 +53,12 @@ describe('findSecret', () => {
     expect(await findSecret(artifactFields({ name: secret, bytes: binary, from: 'content' }))).toMatchObject({
       field: 'name',
     });
+  });
+
+  it('leaves no performance marks behind: a server scans for as long as it runs', async () => {
+    await findSecret(entryFields({ content: 'a text, scanned' }));
+    expect(secretLintProfiler.isEnabled).toBe(false);
+    expect(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('@core'))).toEqual([]);
   });
 
   it('runs the preset rules and Cairn’s own, without the comment filter', () => {
