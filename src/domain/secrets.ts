@@ -87,7 +87,7 @@ export function kindOf(messageId: string | undefined): string {
   return FAMILIES.find(([re]) => re.test(messageId ?? ''))?.[1] ?? 'a credential';
 }
 
-/** One text a write would store, and the argument it came in (`content`, `steps[2].text`, `metadata.env`). */
+/** One text a write would store, and the argument it came in (`content`, `steps.2.text`, `metadata.env`). */
 export interface TextField {
   field: string;
   text: string;
@@ -149,8 +149,8 @@ export function entryFields(input: EntryTexts): TextField[] {
     const text = input[field];
     if (text !== undefined) out.push({ field, text });
   }
-  for (const [i, s] of (input.steps ?? []).entries()) out.push({ field: `steps[${i}].text`, text: s.text });
-  for (const [i, text] of (input.tags ?? []).entries()) out.push({ field: `tags[${i}]`, text });
+  for (const [i, s] of (input.steps ?? []).entries()) out.push({ field: `steps.${i}.text`, text: s.text });
+  for (const [i, text] of (input.tags ?? []).entries()) out.push({ field: `tags.${i}`, text });
   walk(input.metadata, 'metadata', out, 0);
   return out;
 }
@@ -185,7 +185,7 @@ function walk(v: unknown, path: string, out: TextField[], depth: number): void {
   if (typeof v === 'string') {
     out.push({ field: path, text: v });
   } else if (Array.isArray(v)) {
-    for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`, out, depth + 1);
+    for (const [i, x] of v.entries()) walk(x, `${path}.${i}`, out, depth + 1);
   } else if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`, out, depth + 1);
   }

@@ -23,11 +23,11 @@ describe('findSecret', () => {
     expect(await findSecret(fields({ source: token }))).toMatchObject({ field: 'source' });
     expect(await findSecret(fields({ title: token }))).toMatchObject({ field: 'title' });
     expect(await findSecret(fields({ steps: [{ text: 'a' }, { text: `export ${key}` }] }))).toMatchObject({
-      field: 'steps[1].text',
+      field: 'steps.1.text',
     });
-    expect(await findSecret(fields({ tags: ['ok', token] }))).toMatchObject({ field: 'tags[1]' });
+    expect(await findSecret(fields({ tags: ['ok', token] }))).toMatchObject({ field: 'tags.1' });
     const metadata = { ci: { env: ['PLAIN=1', `TOKEN=${token}`] }, n: 3, ok: true };
-    expect(await findSecret(fields({ metadata }))).toEqual({ field: 'metadata.ci.env[1]', kind: 'a GitHub token' });
+    expect(await findSecret(fields({ metadata }))).toEqual({ field: 'metadata.ci.env.1', kind: 'a GitHub token' });
     expect(await findSecret(fields({}))).toBeNull();
   });
 

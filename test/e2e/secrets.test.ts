@@ -35,7 +35,7 @@ describe.each(TARGETS)('secrets refused on %s', (db) => {
 
   const cases: [string, Record<string, unknown>, string, string][] = [
     ['remember', { content: `${MARK}: the deploy key is ${AWS}` }, 'content', 'an AWS access key'],
-    ['remember', { content: `${MARK} tagged`, tags: [GITHUB] }, 'tags[0]', 'a GitHub token'],
+    ['remember', { content: `${MARK} tagged`, tags: [GITHUB] }, 'tags.0', 'a GitHub token'],
     [
       'observe',
       { content: `${MARK} build failed`, source: `curl -H "Authorization: token ${GITHUB}"` },
@@ -52,7 +52,7 @@ describe.each(TARGETS)('secrets refused on %s', (db) => {
     [
       'plan',
       { title: `${MARK} rotate keys`, steps: [{ text: 'list them' }, { text: `revoke ${CAIRN}` }] },
-      'steps[1].text',
+      'steps.1.text',
       'a Cairn API key',
     ],
     ['artifact_put', { name: `${MARK}.pem`, content: PEM }, 'content', 'a private key block'],
