@@ -24,6 +24,7 @@ import type {
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
 import { rankedQuery } from './query';
+import { artifactFields, entryFields, refuseSecrets } from './secrets';
 import { withIsoTimes } from './types';
 
 /** What `space` answers: the view's findings (a brief with its text), and for an overview or a brief the project used. */
@@ -133,6 +134,8 @@ export function createMemoryService(deps: MemoryDeps) {
   return {
     async write(tool: WriteTool, who: CallIdentity, input: WriteArgs) {
       const w = WRITES[tool];
+      // before the embedding provider or the database sees any of it
+      await refuseSecrets(entryFields(input));
       const r = await store.call('write', who, {
         ...input,
         id: uuidv7(),
@@ -167,6 +170,7 @@ export function createMemoryService(deps: MemoryDeps) {
       if (!update && !INITIAL_PLAN_STATUSES.includes(status as PlanStatus)) {
         throw new Invalid('status', `a new plan starts as draft or active, not ${status}`);
       }
+      await refuseSecrets(entryFields(input));
       const r = await store.call('plan', who, {
         ...input,
         id: input.id ?? uuidv7(),
@@ -200,6 +204,7 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async artifactPut(who: CallIdentity, input: ArtifactPutArgs) {
+      await refuseSecrets(artifactFields({ ...input, from: input.bytes_from }));
       const orgId = await orgOf(who.keyHash);
       const id = uuidv7();
       const blobKey = `${orgId}/${id}`;

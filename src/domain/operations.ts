@@ -250,9 +250,13 @@ export const artifactPutInput = z.object({
   scope: scope.optional(),
   project: project.optional(),
 });
-/** The service takes the decoded bytes and the media type decided, instead of the two encodings. */
+/**
+ * The service takes the decoded bytes and the media type decided, instead of the two encodings,
+ * and which of the two the bytes came in (`bytes_from`: the field a refusal names).
+ */
 export type ArtifactPutArgs = Omit<Args<typeof artifactPutInput>, 'content' | 'content_base64' | 'content_type'> & {
   bytes: Uint8Array;
+  bytes_from: 'content' | 'content_base64';
   content_type: string;
 };
 
@@ -316,7 +320,7 @@ export interface StoreOps {
     };
   };
   artifact_put: {
-    args: Omit<ArtifactPutArgs, 'bytes'> & {
+    args: Omit<ArtifactPutArgs, 'bytes' | 'bytes_from'> & {
       id: string;
       org_id: string;
       size: number;

@@ -3,6 +3,7 @@ import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { SECRETS } from '../helpers/secret-samples';
 
 const BASE = 'https://cairn.example';
 const ADMIN = 'workers-admin-token-0123456789';
@@ -98,5 +99,22 @@ describe('Cairn on Workers', () => {
     expect(res.status).toBe(403);
     await ca.c.close();
     await cb.c.close();
+  });
+
+  it('refuses a write holding a secret, naming the field and the kind, and stores nothing', async () => {
+    const org = await createOrg('secrets');
+    const { c, tool } = await client(org.key, 'edge-agent');
+    const key = SECRETS.find((x) => x.kind === 'an AWS access key')?.secret as string;
+    const r = await tool('remember', { content: `wombatdeploy uses ${key}` });
+    expect(r.isError).toBe(true);
+    const text = JSON.stringify(r.content);
+    expect(text).toContain('content: holds what looks like an AWS access key; secrets are never stored');
+    expect(text).not.toContain(key);
+    const put = await tool('artifact_put', { name: 'wombat.env', content_base64: btoa(`KEY=${key}`) });
+    expect(JSON.stringify(put.content)).toContain('content_base64: holds what looks like an AWS access key');
+    expect((await tool('recall', { query: 'wombatdeploy', scope: 'org' })).structured.hits).toEqual([]);
+    const ledger = await tool('space', { view: 'ledger' });
+    expect((ledger.structured.events as unknown as { op: string }[]).map((e) => e.op)).toEqual(['key.create']);
+    await c.close();
   });
 });

@@ -26,6 +26,7 @@ export const artifactPut = defineTool({
     const r = await ctx.service.artifactPut(ctx.who, {
       name: input.name,
       bytes,
+      bytes_from: input.content === undefined ? 'content_base64' : 'content',
       content_type: contentType,
       scope: input.scope,
       metadata: input.metadata,
