@@ -14,24 +14,24 @@ const MAX_AGENT = 128;
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\ufffd]/u;
 
 /** The names of the hidden characters a spoofed name most often carries. */
-const HIDDEN_NAMES: Record<number, string> = {
-  173: 'soft hyphen',
-  8203: 'zero width space',
-  8204: 'zero width non-joiner',
-  8205: 'zero width joiner',
-  8206: 'left-to-right mark',
-  8207: 'right-to-left mark',
-  8234: 'left-to-right embedding',
-  8235: 'right-to-left embedding',
-  8236: 'pop directional formatting',
-  8237: 'left-to-right override',
-  8238: 'right-to-left override',
-  8288: 'word joiner',
-  8294: 'left-to-right isolate',
-  8295: 'right-to-left isolate',
-  8296: 'first strong isolate',
-  8297: 'pop directional isolate',
-  65279: 'zero width no-break space (byte order mark)',
+const HIDDEN_NAMES: Record<string, string> = {
+  '00AD': 'soft hyphen',
+  '200B': 'zero width space',
+  '200C': 'zero width non-joiner',
+  '200D': 'zero width joiner',
+  '200E': 'left-to-right mark',
+  '200F': 'right-to-left mark',
+  '202A': 'left-to-right embedding',
+  '202B': 'right-to-left embedding',
+  '202C': 'pop directional formatting',
+  '202D': 'left-to-right override',
+  '202E': 'right-to-left override',
+  '2060': 'word joiner',
+  '2066': 'left-to-right isolate',
+  '2067': 'right-to-left isolate',
+  '2068': 'first strong isolate',
+  '2069': 'pop directional isolate',
+  FEFF: 'zero width no-break space (byte order mark)',
 };
 
 /** `U+200B (zero width space, an invisible format character)`. */
@@ -45,15 +45,16 @@ function describe(ch: string): string {
       : /\p{Zl}/u.test(ch)
         ? 'a line separator'
         : 'a paragraph separator';
-  const name = HIDDEN_NAMES[cp];
-  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')} (${name ? `${name}, ` : ''}${kind})`;
+  const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+  const name = HIDDEN_NAMES[hex];
+  return `U+${hex} (${name ? `${name}, ` : ''}${kind})`;
 }
 
 /**
  * 1–128 characters, NFC-normalised (so `é` composed and decomposed name one agent) and trimmed;
  * absent or blank is null. Refuses control and invisible format characters and line or paragraph
  * separators anywhere (a soft hyphen or a zero width space would make a second agent that reads
- * as the first), saying which and where. `field` names the input in the error.
+ * as the first), and U+FFFD, saying which and where. `field` names the input in the error.
  */
 export function agentName(raw: string | null | undefined, field: string): string | null {
   if (raw == null) return null;
@@ -74,31 +75,37 @@ export function agentName(raw: string | null | undefined, field: string): string
   return agent;
 }
 
-/** Every script whose letters a name may hold (Unicode 15.1, and 16 where the runtime knows it). */
+/**
+ * Every script whose letters a name may hold (Unicode 15.1, and 16 where the runtime knows it),
+ * the most used first: each pattern is compiled when a character first gets that far (about
+ * 0.2 ms each), so Latin and Cyrillic cost two and only a rare script walks the list.
+ */
 const SCRIPTS =
-  'Latin Cyrillic Greek Armenian Georgian Hebrew Arabic Syriac Thaana Nko Samaritan Mandaic Devanagari Bengali Gurmukhi Gujarati Oriya Tamil Telugu Kannada Malayalam Sinhala Thai Lao Tibetan Myanmar Ethiopic Cherokee Canadian_Aboriginal Ogham Runic Tagalog Hanunoo Buhid Tagbanwa Khmer Mongolian Limbu Tai_Le New_Tai_Lue Buginese Tai_Tham Balinese Sundanese Batak Lepcha Ol_Chiki Glagolitic Tifinagh Coptic Han Hiragana Katakana Bopomofo Hangul Yi Lisu Vai Bamum Syloti_Nagri Phags_Pa Saurashtra Kayah_Li Rejang Javanese Cham Tai_Viet Meetei_Mayek Linear_B Lycian Carian Old_Italic Gothic Old_Permic Ugaritic Old_Persian Deseret Shavian Osmanya Osage Elbasan Caucasian_Albanian Vithkuqi Linear_A Cypriot Imperial_Aramaic Palmyrene Nabataean Hatran Phoenician Lydian Meroitic_Hieroglyphs Meroitic_Cursive Kharoshthi Old_South_Arabian Old_North_Arabian Manichaean Avestan Inscriptional_Parthian Inscriptional_Pahlavi Psalter_Pahlavi Old_Turkic Old_Hungarian Hanifi_Rohingya Yezidi Old_Sogdian Sogdian Old_Uyghur Chorasmian Elymaic Brahmi Kaithi Sora_Sompeng Chakma Mahajani Sharada Khojki Multani Khudawadi Grantha Newa Tirhuta Siddham Modi Takri Ahom Dogra Warang_Citi Dives_Akuru Nandinagari Zanabazar_Square Soyombo Pau_Cin_Hau Bhaiksuki Marchen Masaram_Gondi Gunjala_Gondi Makasar Kawi Cuneiform Cypro_Minoan Egyptian_Hieroglyphs Anatolian_Hieroglyphs Mro Tangsa Bassa_Vah Pahawh_Hmong Medefaidrin Miao Tangut Nushu Khitan_Small_Script Duployan SignWriting Nyiakeng_Puachue_Hmong Toto Wancho Nag_Mundari Mende_Kikakui Adlam Braille Garay Gurung_Khema Kirat_Rai Ol_Onal Sunuwar Todhri Tulu_Tigalari'.split(
+  'Latin Cyrillic Greek Han Hiragana Katakana Hangul Arabic Hebrew Devanagari Thai Common Inherited Bopomofo Armenian Georgian Bengali Tamil Telugu Kannada Malayalam Gujarati Gurmukhi Oriya Sinhala Lao Khmer Myanmar Tibetan Ethiopic Syriac Thaana Nko Samaritan Mandaic Cherokee Canadian_Aboriginal Ogham Runic Tagalog Hanunoo Buhid Tagbanwa Mongolian Limbu Tai_Le New_Tai_Lue Buginese Tai_Tham Balinese Sundanese Batak Lepcha Ol_Chiki Glagolitic Tifinagh Coptic Yi Lisu Vai Bamum Syloti_Nagri Phags_Pa Saurashtra Kayah_Li Rejang Javanese Cham Tai_Viet Meetei_Mayek Linear_B Lycian Carian Old_Italic Gothic Old_Permic Ugaritic Old_Persian Deseret Shavian Osmanya Osage Elbasan Caucasian_Albanian Vithkuqi Linear_A Cypriot Imperial_Aramaic Palmyrene Nabataean Hatran Phoenician Lydian Meroitic_Hieroglyphs Meroitic_Cursive Kharoshthi Old_South_Arabian Old_North_Arabian Manichaean Avestan Inscriptional_Parthian Inscriptional_Pahlavi Psalter_Pahlavi Old_Turkic Old_Hungarian Hanifi_Rohingya Yezidi Old_Sogdian Sogdian Old_Uyghur Chorasmian Elymaic Brahmi Kaithi Sora_Sompeng Chakma Mahajani Sharada Khojki Multani Khudawadi Grantha Newa Tirhuta Siddham Modi Takri Ahom Dogra Warang_Citi Dives_Akuru Nandinagari Zanabazar_Square Soyombo Pau_Cin_Hau Bhaiksuki Marchen Masaram_Gondi Gunjala_Gondi Makasar Kawi Cuneiform Cypro_Minoan Egyptian_Hieroglyphs Anatolian_Hieroglyphs Mro Tangsa Bassa_Vah Pahawh_Hmong Medefaidrin Miao Tangut Nushu Khitan_Small_Script Duployan SignWriting Nyiakeng_Puachue_Hmong Toto Wancho Nag_Mundari Mende_Kikakui Adlam Braille Garay Gurung_Khema Kirat_Rai Ol_Onal Sunuwar Todhri Tulu_Tigalari'.split(
     ' ',
   );
+/** Each script's pattern once compiled; null where this runtime does not know the script. */
+const patterns: (RegExp | null | undefined)[] = [];
+/** Characters of no one script: punctuation, digits, symbols (Common), combining marks (Inherited). */
+const NEUTRAL = new Set(['Common', 'Inherited']);
 
-/** Which script a character is of, by name, or null for Common and Inherited ones (digits, `-`, accents). */
-let scriptOf: ((ch: string) => string | null) | undefined;
-function buildScriptOf(): (ch: string) => string | null {
-  // one pattern of named groups, built on first use from the scripts this runtime knows
-  const known = SCRIPTS.filter((s) => {
-    try {
-      new RegExp(`\\p{Script=${s}}`, 'u');
-      return true;
-    } catch {
-      return false;
+/** Which script a character is of, by name, or null for Common, Inherited and unassigned ones (digits, `-`, accents). */
+function scriptOf(ch: string): string | null {
+  if (ch < '\x80') return /[A-Za-z]/.test(ch) ? 'Latin' : null;
+  for (let i = 0; i < SCRIPTS.length; i++) {
+    const name = SCRIPTS[i] as string;
+    let re = patterns[i];
+    if (re === undefined) {
+      try {
+        re = new RegExp(`^\\p{Script=${name}}$`, 'u');
+      } catch {
+        re = null; // a script newer than this runtime's Unicode
+      }
+      patterns[i] = re;
     }
-  });
-  const one = new RegExp(`^(?:${known.map((s) => `(?<${s}>\\p{Script=${s}})`).join('|')})$`, 'u');
-  return (ch) => {
-    const groups = one.exec(ch)?.groups;
-    if (!groups) return null;
-    for (const s of known) if (groups[s] !== undefined) return s.replaceAll('_', ' ');
-    return null;
-  };
+    if (re?.test(ch)) return NEUTRAL.has(name) ? null : name.replaceAll('_', ' ');
+  }
+  return null; // unassigned in this runtime's Unicode
 }
 
 /** Scripts that one writing system uses together (UTS #39's augmented sets): Japanese, Korean, Chinese with Bopomofo. */
@@ -122,7 +129,6 @@ export function mixedScripts(name: string): string[] | null {
   if (/^[\x00-\x7f]*$/.test(name)) return null;
   const seen = mixedSeen.get(name);
   if (seen !== undefined) return seen;
-  scriptOf ??= buildScriptOf();
   const scripts = new Set<string>();
   for (const ch of name) {
     const s = scriptOf(ch);
