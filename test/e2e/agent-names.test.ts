@@ -14,6 +14,7 @@ const utf8 = (name: string) => Buffer.from(name, 'utf8').toString('latin1');
 const secretIn = (html: string) => /<code id="secret">(svc_[0-9A-Za-z]+)<\/code>/.exec(html)?.[1] ?? '';
 /** `аgent-b` with a Cyrillic а (U+0430): reads as the Latin `agent-b`. */
 const LOOKALIKE = '\u0430gent-b';
+const REDIRECT = 'http://127.0.0.1:9/callback';
 
 describe.each(TARGETS)('agent names on %s', (db) => {
   let t: TestServer;
@@ -120,5 +121,30 @@ describe.each(TARGETS)('agent names on %s', (db) => {
     expect(ledger).toMatch(/<strong>agent-b<\/strong> <span class="badge accent">/);
     const entry = (await b.get(`/dashboard/memory/${id}`)).html;
     expect(entry).toContain('mixed scripts</span>');
+  });
+  it('refuses a hidden character in the agent an OAuth app is bound to at consent, naming it', async () => {
+    const registered = await fetch(`${t.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'App', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+    });
+    const q = {
+      response_type: 'code',
+      client_id: ((await registered.json()) as { client_id: string }).client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+    };
+    const page = await b.get(`/dashboard/authorize?${new URLSearchParams(q)}`);
+    const org = /<option value="([0-9a-f-]{36})" selected/.exec(page.html)?.[1] as string;
+    const bound = await b.post('/dashboard/authorize', {
+      ...q,
+      org_id: org,
+      decision: 'allow',
+      agent: 'rev\u200biewer',
+    });
+    expect(bound.status).toBe(422);
+    expect(bound.location).toBeNull();
+    expect(bound.html).toContain('found U+200B (zero width space, an invisible format character) at character 4');
   });
 });
