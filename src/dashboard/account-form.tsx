@@ -4,11 +4,21 @@ import type { Child } from 'hono/jsx';
 import { ErrorLine } from './components';
 import { Page } from './layout';
 
-/** Only an authorization request waiting for consent may be returned to after signing in. */
-export const nextOf = (next: string | undefined) =>
-  next?.startsWith('/dashboard/authorize?') || /^\/dashboard\/invitations\/[0-9a-f-]{36}\?code=[\w-]*$/.test(next ?? '')
+/**
+ * Where to go once signed in, from a `next` field: an authorization request waiting for consent or
+ * an invitation's link, both paths of this dashboard written in visible ASCII (as a URL escapes
+ * itself). Anything else — another origin, `//host`, a backslash, a CR or LF that would split the
+ * redirect's header — is ignored, and the user lands on the default page.
+ */
+export const nextOf = (next: string | undefined): string | undefined =>
+  next &&
+  /^[\x21-\x7e]+$/.test(next) &&
+  !next.includes('\\') &&
+  (next.startsWith('/dashboard/authorize?') || INVITATION.test(next))
     ? next
     : undefined;
+
+const INVITATION = /^\/dashboard\/invitations\/[0-9a-f-]{36}\?code=[\w-]*$/;
 
 /** `?next=…` carried from one account page to the other. */
 export const withNext = (path: string, next: string | undefined) =>

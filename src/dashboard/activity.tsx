@@ -5,6 +5,7 @@
  * row. Server-rendered SVG coloured by the style sheet's classes, named by its title and summed up
  * by its description; the table beside it holds every number.
  */
+import { mixedScripts } from '../domain/agents';
 import type { AgentDay } from '../domain/ports';
 import { DataTable } from './components';
 
@@ -81,6 +82,7 @@ export function ActivityChart(p: { series: AgentSeries[]; days: string[] }) {
             <g>
               <text class="axis agent" x={0} y={TOP + row * ROW + 12}>
                 {s.agent.length > 48 ? `${s.agent.slice(0, 47)}…` : s.agent} ({number.format(s.total)})
+                {mixedScripts(s.agent) ? ' · mixed scripts' : ''}
               </text>
               <line class="grid" x1={0} x2={W} y1={base} y2={base} />
               {s.counts.map((n, i) =>

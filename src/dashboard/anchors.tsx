@@ -6,6 +6,7 @@
  * naming the paths, the newer entry (linked), its agent and its day.
  */
 import type { Entry } from '../domain/schemas';
+import { AgentName } from './agent-name';
 
 /** One anchored path, linking to what else Memory holds about it. */
 export function PathLink({ path }: { path: string }) {
@@ -69,7 +70,7 @@ export function StaleMark({ entry: e, boxed }: { entry: Entry; boxed?: boolean }
           <code>{path}</code>
         </>
       ))}{' '}
-      changed in <a href={`/dashboard/memory/${s.entry}`}>{s.entry}</a> by {s.by} on{' '}
+      changed in <a href={`/dashboard/memory/${s.entry}`}>{s.entry}</a> by <AgentName name={s.by} /> on{' '}
       <time datetime={s.since}>{s.since.slice(0, 10)}</time>
     </p>
   );

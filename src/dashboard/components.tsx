@@ -2,6 +2,7 @@
 /** Pieces the dashboard's pages share: status lines, empty states, tables, times. */
 import type { Child } from 'hono/jsx';
 import type { LedgerEvent } from '../domain/schemas';
+import { AgentName } from './agent-name';
 
 /** What the last action did, or why it did not: shown at the top of a page. */
 export type Feedback = { notice?: string | undefined; error?: string | undefined };
@@ -78,7 +79,7 @@ export function EventsTable(p: { events: LedgerEvent[]; caption: string }) {
       columns={[
         { label: '#', cell: (e) => e.seq },
         { label: 'When', cell: (e) => when(e.at) },
-        { label: 'Agent', cell: (e) => e.agent },
+        { label: 'Agent', cell: (e) => <AgentName name={e.agent} /> },
         { label: 'Operation', cell: (e) => e.op },
         { label: 'Entry', cell: (e) => <code>{e.entry_id ?? ''}</code> },
         { label: 'Reason', cell: (e) => e.reason ?? '' },

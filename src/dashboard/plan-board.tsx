@@ -7,6 +7,7 @@
  */
 import { STEP_STATUSES } from '../domain/plans';
 import type { Entry, PlanStep } from '../domain/schemas';
+import { AgentName } from './agent-name';
 import { when } from './components';
 
 /** The agent holding `step` at `now`, and until when; null when no live claim. */
@@ -32,7 +33,7 @@ export function PlanBoard(p: { plan: Entry; updatedBy: string | null; lastChange
         <dd>{e.version}</dd>
         <dt>Last changed</dt>
         <dd>
-          {when(e.updated_at)} UTC by {p.updatedBy ?? e.agent}
+          {when(e.updated_at)} UTC by <AgentName name={p.updatedBy ?? e.agent} />
           {p.lastChange ? ` (${p.lastChange})` : ''}
         </dd>
       </dl>
@@ -57,7 +58,7 @@ export function PlanBoard(p: { plan: Entry; updatedBy: string | null; lastChange
                         </p>
                         {claim ? (
                           <p class="claim">
-                            claimed by <strong>{claim.by}</strong> until{' '}
+                            claimed by <AgentName name={claim.by} strong /> until{' '}
                             <time datetime={claim.until}>{when(claim.until)} UTC</time>
                           </p>
                         ) : null}

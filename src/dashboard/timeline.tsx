@@ -7,6 +7,7 @@
  * marked as such (in words, not by colour alone).
  */
 import type { LedgerEvent } from '../domain/schemas';
+import { AgentName } from './agent-name';
 import { when } from './components';
 
 /** The chain's state as recomputed for the page (src/domain/ledger.ts verifyChain). */
@@ -64,7 +65,7 @@ export function Timeline(p: { events: LedgerEvent[]; chain: ChainState; label: s
               <time datetime={e.at}>{when(e.at)} UTC</time> <span class="muted">#{e.seq}</span>
             </p>
             <p>
-              <strong>{e.agent}</strong>{' '}
+              <AgentName name={e.agent} strong />{' '}
               {e.actor_kind === 'member' || e.actor_kind === 'operator' ? (
                 <>
                   <span class="badge" title={ACTOR_TITLES[e.actor_kind]}>

@@ -5,6 +5,7 @@
  * inside <ins>, each also said in words for screen readers (not by colour alone).
  */
 import type { EntryPage } from '../domain/ports';
+import { AgentName } from './agent-name';
 import { when } from './components';
 import { diffWords } from './diff';
 
@@ -48,16 +49,17 @@ export function Versions(p: { versions: Version[] }) {
           v.current ? (
             <li>
               <strong>
-                version {v.place} (this one), {when(v.created_at)} by {v.agent}
+                version {v.place} (this one), {when(v.created_at)} by <AgentName name={v.agent} />
               </strong>
             </li>
           ) : v.kept ? (
             <li>
-              version {v.place}, {when(v.created_at)} by {v.agent}
+              version {v.place}, {when(v.created_at)} by <AgentName name={v.agent} />
             </li>
           ) : (
             <li>
-              <a href={`/dashboard/memory/${v.id}`}>version {v.place}</a>, {when(v.created_at)} by {v.agent}
+              <a href={`/dashboard/memory/${v.id}`}>version {v.place}</a>, {when(v.created_at)} by{' '}
+              <AgentName name={v.agent} />
             </li>
           ),
         )}
@@ -73,7 +75,7 @@ export function Versions(p: { versions: Version[] }) {
             {pairs.map(([a, b]) => (
               <li class="card">
                 <p class="muted">
-                  Version {a.place} → version {b.place}, {when(b.created_at)} UTC by {b.agent}
+                  Version {a.place} → version {b.place}, {when(b.created_at)} UTC by <AgentName name={b.agent} />
                 </p>
                 <Diff before={a.content} after={b.content} />
               </li>

@@ -186,7 +186,12 @@ export function createMemoryService(deps: MemoryDeps) {
 
     async recall(who: CallIdentity, input: RecallArgs) {
       const ranked = rankedQuery(input.query);
-      const r = await store.call('recall', who, { ...input, ...ranked, ...(await embedding(ranked.query)) });
+      const r = await store.call('recall', who, {
+        ...input,
+        ...byAgent(input.agent),
+        ...ranked,
+        ...(await embedding(ranked.query)),
+      });
       return { hits: r.hits.map((h) => withIsoTimes(h)), project: r.project, scope: r.scope };
     },
 
@@ -199,7 +204,12 @@ export function createMemoryService(deps: MemoryDeps) {
       // one caller's read: what one statement is told it holds names only what its caller was sent
       const read = `${who.keyHash}\n${who.agent}\n${who.project ?? ''}\n${input.scope ?? ''}`;
       const brief = input.view === 'brief' ? { read, held: heldCandidates(read) } : undefined;
-      const r = await store.call('space', who, { ...input, per_kind: perKind, known: brief?.held.known });
+      const r = await store.call('space', who, {
+        ...input,
+        ...byAgent(input.agent),
+        per_kind: perKind,
+        known: brief?.held.known,
+      });
       return { ...spaceView(r, input.budget_chars, brief), caller: r.caller };
     },
 
@@ -256,3 +266,6 @@ export function createMemoryService(deps: MemoryDeps) {
 }
 
 export type MemoryService = ReturnType<typeof createMemoryService>;
+
+/** An author filter as names are stored: NFC (src/domain/agents.ts), so `é` either way finds the agent. */
+const byAgent = (agent: string | undefined) => (agent === undefined ? {} : { agent: agent.normalize('NFC') });

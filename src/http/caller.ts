@@ -50,7 +50,23 @@ export function usesBearer(header: HeaderOf): boolean {
   return !header('x-svc-key') && !header('x-legacy-key') && /^Bearer\s/i.test(header('authorization') ?? '');
 }
 
-/** 1–128 printable characters, trimmed; absent or blank means the default agent. */
+/** An agent name (src/domain/agents.ts) read as UTF-8 text; absent or blank means the default agent. */
 export function parseAgent(raw: string | null): string | null {
-  return agentName(raw, 'X-Svc-Agent');
+  return agentName(raw === null ? null : headerText(raw), 'X-Svc-Agent');
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // a byte order mark stays, to be refused
+
+/**
+ * A header's value as text. HTTP carries bytes, which runtimes hand over one character per byte
+ * (Latin-1): a value whose bytes are UTF-8 (what clients send for `zoë` or `エージェント`) is read as
+ * UTF-8, any other as it came (a Latin-1 `zoë`, one byte 0xEB, is not UTF-8 and stays `zoë`).
+ */
+export function headerText(raw: string): string {
+  if (!/[\x80-\xff]/.test(raw) || /[^\x00-\xff]/.test(raw)) return raw;
+  try {
+    return UTF8.decode(Uint8Array.from(raw, (c) => c.charCodeAt(0)));
+  } catch {
+    return raw;
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * The authorization request (RFC 6749 §4.1.1 with PKCE, RFC 8707 and RFC 9207): checked in the
  * order that decides where an error may go. Until the client and its redirect URI are known good,
- * errors are shown on the page (never sent to an unchecked URI); after, they go back to the client.
+ * errors are shown on the page (never sent to an unchecked URI). After, an error is `refused`: the
+ * caller sends it back to the client only when the signed-in user already trusts the client
+ * (RFC 9700 §4.11.2: registration is open, so a registered URI alone is no reason to redirect).
  */
 
 import { SCOPE } from '../auth/oauth-tokens';
@@ -17,7 +19,15 @@ export interface AuthorizeRequest {
   resource: string;
 }
 
-export type Checked = { ok: AuthorizeRequest } | { page: string } | { redirect: string };
+/** A request refused for a known client and redirect URI: the error, and the redirect that would carry it. */
+export interface Refused {
+  client: OAuthClient;
+  error: string;
+  description: string;
+  redirect: string;
+}
+
+export type Checked = { ok: AuthorizeRequest } | { page: string } | { refused: Refused };
 
 /** The fields of an authorization request, as the consent form carries them back. */
 export const AUTHORIZE_FIELDS = [
@@ -54,6 +64,7 @@ export async function checkAuthorize(
     return { page: `The application's client_id could not be used: ${(err as Error).message}.` };
   }
   if (!client) return { page: 'The application is not registered here (unknown client_id).' };
+  const known = client;
   const redirectUri = q.redirect_uri ?? '';
   if (!client.redirect_uris.includes(redirectUri)) {
     return {
@@ -61,7 +72,12 @@ export async function checkAuthorize(
     };
   }
   const back = (error: string, description: string) => ({
-    redirect: redirectTo(redirectUri, { error, error_description: description, state: q.state }, deps.issuer),
+    refused: {
+      client: known,
+      error,
+      description,
+      redirect: redirectTo(redirectUri, { error, error_description: description, state: q.state }, deps.issuer),
+    },
   });
   if (q.response_type !== 'code') return back('unsupported_response_type', 'response_type must be code');
   if (!q.code_challenge || !q.code_challenge_method) {

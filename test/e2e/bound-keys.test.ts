@@ -104,7 +104,13 @@ describe.each(TARGETS)('agent-bound keys on %s', (db) => {
     expect(((await made.json()) as { key: { agent: string } }).key.agent).toBe('reviewer');
     const bad = await post({ name: 'bad', agent: 'rev\u0007iewer' });
     expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain('agent: must be printable characters only');
+    expect(await bad.text()).toContain(
+      'agent: must not contain control or invisible characters; found U+0007 (a control character) at character 4',
+    );
+    // the admin route (and so `cairn key create --agent`) refuses a soft hyphen the same way
+    const hyphen = await post({ name: 'bad', agent: 'rev\u00adiewer' });
+    expect(hyphen.status).toBe(400);
+    expect(await hyphen.text()).toContain('found U+00AD (soft hyphen, an invisible format character) at character 4');
     const listed = await fetch(`${t.url}/admin/orgs/${orgId}/keys`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });

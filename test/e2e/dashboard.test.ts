@@ -75,7 +75,9 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect((await b.get('/dashboard/settings/keys')).html).toContain('bound to reviewer');
     const badAgent = await b.post('/dashboard/settings/keys', { name: 'bad', agent: 'a\u0001b' });
     expect(badAgent.status).toBe(422);
-    expect(badAgent.html).toContain('The agent to bind the key to must be printable characters only.');
+    expect(badAgent.html).toContain(
+      'The agent to bind the key to must not contain control or invisible characters; found U+0001 (a control character) at character 2',
+    );
   });
 
   it('answers an unknown dashboard page with a dashboard 404 page, signed in or not, under the same policy', async () => {

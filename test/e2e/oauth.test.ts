@@ -237,6 +237,8 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
   it('refuses authorization without PKCE S256, with a foreign redirect URI, scope or resource', async () => {
     const b = await user();
     const clientId = await publicClient();
+    // errors go back to a client the user consented to (else they are shown: test/e2e/web-redirects.test.ts)
+    await consent(b, clientId, (await pkce()).challenge);
     const base = {
       response_type: 'code',
       client_id: clientId,
@@ -268,10 +270,11 @@ describe.each(TARGETS)('OAuth on %s', (db) => {
     const unknown = await b.get(authorizePath({ ...base, client_id: 'no-such-client' }));
     expect(unknown.status).toBe(400);
     // denied: the client hears access_denied
-    const page = await b.get(authorizePath(base));
+    const asked = { ...base, client_id: await publicClient() };
+    const page = await b.get(authorizePath(asked));
     const org = /<option value="([0-9a-f-]{36})" selected/.exec(page.html)?.[1] as string;
     const denied = new URL(
-      (await b.post('/dashboard/authorize', { ...base, org_id: org, decision: 'deny' })).location as string,
+      (await b.post('/dashboard/authorize', { ...asked, org_id: org, decision: 'deny' })).location as string,
     );
     expect(denied.searchParams.get('error')).toBe('access_denied');
   });

@@ -4,6 +4,7 @@ import { type Context, Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, Grant } from '../../domain/ports';
+import { AgentName } from '../agent-name';
 import { DataTable, Empty, ErrorLine, type Feedback, Notice, Status, when } from '../components';
 import type { DashboardDeps, DashboardEnv, SignedInEnv } from '../context';
 import { Page } from '../layout';
@@ -61,7 +62,17 @@ function Apps(p: {
           columns={[
             { label: 'App', cell: (g) => g.client_name },
             { label: 'Client id', cell: (g) => <code>{g.client_id}</code> },
-            { label: 'Agent', cell: (g) => (g.agent ? `bound to ${g.agent}` : 'the app, or any it names') },
+            {
+              label: 'Agent',
+              cell: (g) =>
+                g.agent ? (
+                  <>
+                    bound to <AgentName name={g.agent} />
+                  </>
+                ) : (
+                  'the app, or any it names'
+                ),
+            },
             { label: 'Allowed by', cell: (g) => g.user },
             { label: 'Allowed', cell: (g) => when(g.created_at) },
             { label: 'Last used', cell: (g) => when(g.last_used_at) },

@@ -8,6 +8,7 @@ import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
 import type { Artifact } from '../../domain/schemas';
+import { AgentName } from '../agent-name';
 import { DataTable, Empty, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
 import { Page } from '../layout';
@@ -64,7 +65,7 @@ function Artifacts(p: { nonce: string; session: DashboardSession; artifacts: Art
             { label: 'Version', cell: (a) => a.version },
             { label: 'Type', cell: (a) => a.content_type },
             { label: 'Size', cell: (a) => `${a.size.toLocaleString('en')} bytes` },
-            { label: 'By', cell: (a) => a.agent },
+            { label: 'By', cell: (a) => <AgentName name={a.agent} /> },
             { label: 'When', cell: (a) => when(a.created_at) },
           ]}
         />

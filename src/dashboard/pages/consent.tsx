@@ -1,8 +1,9 @@
 /** @jsxImportSource hono/jsx */
 /**
  * OAuth consent (/dashboard/authorize), the authorization endpoint. A request is checked (client,
- * redirect URI, then PKCE, resource, scope); a user not signed in signs in first and comes back;
- * consent already given to the client is used again; otherwise the user picks the org and allows
+ * redirect URI, then PKCE, resource, scope: an error goes back to the client only when the
+ * signed-in user already consented to it, else it is shown here); a user not signed in signs in
+ * first and comes back; consent already given to the client is used again; otherwise the user picks the org and allows
  * or denies, and the browser goes back to the client with a code or the refusal.
  */
 
@@ -40,10 +41,17 @@ export function consentPage({ store, publicUrl, oauth }: DashboardDeps) {
       resource: resourceOf(publicUrl, c),
       issuer,
     });
-    if ('page' in checked) return c.html(<AuthorizeError nonce={c.get('nonce')} message={checked.page} />, 400);
-    if ('redirect' in checked) return c.redirect(checked.redirect, 303);
-    const r = checked.ok;
+    const shown = (message: string) => c.html(<AuthorizeError nonce={c.get('nonce')} message={message} />, 400);
+    if ('page' in checked) return shown(checked.page);
     const session = c.get('session');
+    if ('refused' in checked) {
+      const { client, error, description, redirect } = checked.refused;
+      // back to the client only for a signed-in user's standing consent to it (RFC 9700 §4.11.2)
+      const trusted = session && (await store.oauth.consent(c.get('tokenHash'), client.id, resourceOf(publicUrl, c)));
+      if (trusted) return c.redirect(redirect, 303);
+      return shown(`The application ${client.name} sent a request that cannot be used (${error}: ${description}).`);
+    }
+    const r = checked.ok;
     if (!session) {
       return c.redirect(
         `/dashboard/signin?${new URLSearchParams({ next: `/dashboard/authorize?${new URLSearchParams(authorizeFields(q))}` })}`,

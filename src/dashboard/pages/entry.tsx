@@ -8,6 +8,7 @@ import { type Context, Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, EntryPage as EntryData } from '../../domain/ports';
+import { AgentName } from '../agent-name';
 import { PathLinks, StaleMark } from '../anchors';
 import { Empty, ErrorLine, EventsTable, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
@@ -79,7 +80,9 @@ function EntryView(p: {
       )}
       <dl class="facts">
         <dt>Written by</dt>
-        <dd>{e.agent}</dd>
+        <dd>
+          <AgentName name={e.agent} />
+        </dd>
         <dt>When</dt>
         <dd>{when(e.created_at)}</dd>
         <dt>Where</dt>

@@ -12,6 +12,7 @@ import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession } from '../../domain/ports';
 import type { ApiKeyInfo } from '../../domain/types';
 import { issuerOf } from '../../oauth/routes';
+import { AgentName } from '../agent-name';
 import { DataTable, Empty, ErrorLine, type Feedback, Notice, Status, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { Page } from '../layout';
@@ -108,7 +109,17 @@ function Keys(p: { nonce: string; session: DashboardSession; keys: ApiKeyInfo[];
           columns={[
             { label: 'Name', cell: (k) => k.name },
             { label: 'Prefix', cell: (k) => <code>{k.prefix}…</code> },
-            { label: 'Agent', cell: (k) => (k.agent ? `bound to ${k.agent}` : 'any (X-Svc-Agent)') },
+            {
+              label: 'Agent',
+              cell: (k) =>
+                k.agent ? (
+                  <>
+                    bound to <AgentName name={k.agent} />
+                  </>
+                ) : (
+                  'any (X-Svc-Agent)'
+                ),
+            },
             { label: 'Created by', cell: (k) => k.created_by },
             { label: 'Created', cell: (k) => when(k.created_at) },
             { label: 'Last used', cell: (k) => when(k.last_used_at) },
@@ -167,9 +178,9 @@ function KeyCreated(p: {
       <h2>Client configuration</h2>
       {p.apiKey.agent ? (
         <p>
-          This key is bound to agent <strong>{p.apiKey.agent}</strong>: every call with it acts as that agent, without
-          an <code>X-Svc-Agent</code> header. Add <code>X-Svc-Project</code> with a git remote URL or an absolute path
-          to scope its memory to a project.
+          This key is bound to agent <AgentName name={p.apiKey.agent} strong />: every call with it acts as that agent,
+          without an <code>X-Svc-Agent</code> header. Add <code>X-Svc-Project</code> with a git remote URL or an
+          absolute path to scope its memory to a project.
         </p>
       ) : (
         <p>

@@ -25,7 +25,7 @@ export function ledgerPage({ store }: DashboardDeps) {
   app.get('/ledger', signedIn({ org: true }), async (c) => {
     const session = c.get('session');
     const orgId = session.org_id as string;
-    const agent = (c.req.query('agent') ?? '').trim();
+    const agent = (c.req.query('agent') ?? '').trim().normalize('NFC'); // as names are stored
     const op = (c.req.query('op') ?? '').trim();
     const before = Number(c.req.query('before'));
     const events = await store.dashboard.ledger(

@@ -12,6 +12,7 @@ import { UUID_RE } from '../../domain/ids';
 import type { DashboardSession, Member } from '../../domain/ports';
 import type { ApiKeyInfo } from '../../domain/types';
 import { issuerOf } from '../../oauth/routes';
+import { AgentName } from '../agent-name';
 import { DataTable, ErrorLine, type Feedback, Notice, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf, type SignedInEnv } from '../context';
 import { errorStatus, errorText } from '../errors';
@@ -184,7 +185,12 @@ function RemoveMember(p: { nonce: string; session: DashboardSession; member: Mem
           {p.keys.map((k) => (
             <li>
               {k.name} (<code>{k.prefix}…</code>
-              {k.agent ? `, bound to ${k.agent}` : ''})
+              {k.agent ? (
+                <>
+                  , bound to <AgentName name={k.agent} />
+                </>
+              ) : null}
+              )
             </li>
           ))}
         </ul>

@@ -10,6 +10,7 @@ import { resolveProject } from '../../domain/projects';
 import { rankedQuery } from '../../domain/query';
 import { type Entry, KINDS } from '../../domain/schemas';
 import { openSteps, summarise } from '../../domain/summary';
+import { AgentName } from '../agent-name';
 import { AnchorsLine, StaleMark } from '../anchors';
 import { Empty, ErrorLine, Notice, when } from '../components';
 import type { DashboardDeps, DashboardEnv } from '../context';
@@ -28,7 +29,7 @@ export function memoryPage({ store }: DashboardDeps) {
     const filter: MemoryFilter = {
       q: q('q'),
       project: q('project'),
-      agent: q('agent'),
+      agent: q('agent').normalize('NFC'), // as names are stored
       path: q('path'),
       kind: q('kind'),
       scope: q('scope'),
@@ -231,7 +232,7 @@ function HitItem({ hit: h, scored }: { hit: Hit; scored: boolean }) {
       <AnchorsLine entry={h} />
       <p>
         <small>
-          by {h.agent}, {when(h.version > 1 ? h.updated_at : h.created_at)},{' '}
+          by <AgentName name={h.agent} />, {when(h.version > 1 ? h.updated_at : h.created_at)},{' '}
           {h.project ? `project ${h.project}` : 'org-wide'}
           {h.superseded_by ? (
             <>

@@ -56,8 +56,9 @@ export function signinPage({ store, signupOpen, failures, addressOf }: Dashboard
         dummyHash ??= hashPassword(randomToken());
         const ok = await verifyPassword(field('password'), account?.password_hash ?? (await dummyHash));
         if (account && ok) {
+          const to = nextOf(field('next')) ?? '/dashboard';
           await startSession(c, store, account.user_id);
-          return c.redirect(nextOf(field('next')) ?? '/dashboard', 303);
+          return c.redirect(to, 303);
         }
         await failures.failed(bucket);
       } catch (err) {

@@ -1,5 +1,5 @@
 /** The text the model reads of each `space` view; the structured content carries everything. */
-import { nameText } from '../../domain/agents';
+import { mixedMark, nameText } from '../../domain/agents';
 import type { SpaceFound } from '../../domain/operations';
 import type { LedgerEvent } from '../../domain/schemas';
 import { summarise } from '../../domain/summary';
@@ -27,7 +27,7 @@ const RECENT = 5;
 export function spaceText(r: SpaceView): string {
   const who = r.caller.is_default
     ? `You are the shared default agent ${JSON.stringify(r.caller.agent)}; send X-Svc-Agent so writes are attributed to you.`
-    : `You are agent ${JSON.stringify(r.caller.agent)}${r.caller.verified ? ' (your credential says so)' : ''}.`;
+    : `You are agent ${JSON.stringify(r.caller.agent)}${mixedMark(r.caller.agent)}${r.caller.verified ? ' (your credential says so)' : ''}.`;
   switch (r.view) {
     case 'history':
       return historyText(r.history);
