@@ -57,5 +57,8 @@ BEGIN
   RETURN jsonb_build_object(
     'forgotten', to_jsonb(v_done),
     'not_found', to_jsonb(ARRAY(SELECT i FROM unnest(v_ids) i WHERE i <> ALL(v_done))),
+    -- of those, the ones forgotten before: by whom, when, why (the reader's view of the ledger)
+    'forgotten_before', (SELECT coalesce(jsonb_agg(f ORDER BY f->>'at'), '[]'::jsonb)
+      FROM unnest(v_ids) i, cairn_forgotten(v_org, p_reader, i) f WHERE i <> ALL(v_done) AND f IS NOT NULL),
     'blob_keys', to_jsonb(v_blobs));
 END $function$;

@@ -1,7 +1,8 @@
 -- space view history: one entry the caller may read (any shared entry of the org, or its own
 -- private one), its versions (each write of it in the ledger: the first, then each update), its
 -- supersede chain both ways (oldest first, the entry included; entries the caller may not read
--- are left out of it), and the ledger events of every entry in that chain.
+-- are left out of it), and the ledger events of every entry in that chain. Of an entry forgotten,
+-- a tool error says by whom, when and why (cairn_forgotten).
 CREATE OR REPLACE FUNCTION public.cairn_history(p_org uuid, p_agent text, p_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -10,10 +11,20 @@ AS $function$
 DECLARE
   v_e entries;
   v_chain uuid[];
+  v_forgot jsonb;
 BEGIN
   SELECT * INTO v_e FROM entries
     WHERE org_id = p_org AND id = p_id AND (scope <> 'agent' OR agent = p_agent);
   IF NOT FOUND THEN
+    v_forgot := cairn_forgotten(p_org, p_agent, p_id);
+    IF v_forgot IS NOT NULL THEN
+      RAISE EXCEPTION '%', format('entry_id: entry %s was forgotten by %s%s at %s%s; its content is gone, its ledger events stay (space view ledger with entry_id)',
+        p_id, cairn_name_text(v_forgot->>'by'),
+        CASE WHEN v_forgot->>'actor_kind' IN ('member', 'operator') THEN ' (' || (v_forgot->>'actor_kind') || ')' ELSE '' END,
+        to_char((v_forgot->>'at')::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+        CASE WHEN v_forgot->>'reason' IS NULL THEN ' (no reason given)' ELSE ': ' || (v_forgot->>'reason') END)
+        USING ERRCODE = 'CN404';
+    END IF;
     PERFORM cairn_missing(p_org, p_id, 'entry_id: entry');
   END IF;
   WITH RECURSIVE back AS (

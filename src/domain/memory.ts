@@ -260,7 +260,7 @@ export function createMemoryService(deps: MemoryDeps) {
       await blobs.delete(r.blob_keys).catch((err) => {
         console.error('[cairn] forget: artifact bytes left for the sweep', err instanceof Error ? err.message : err);
       });
-      return { forgotten: r.forgotten, not_found: r.not_found };
+      return { forgotten: r.forgotten, not_found: r.not_found, forgotten_before: r.forgotten_before };
     },
   };
 }

@@ -275,6 +275,14 @@ export const forgetInput = z.object({
   reason: text(1, 1024).optional().describe('Why; kept in the ledger.'),
   project: project.optional().describe('Not needed: ids span projects.'),
 });
+/** Who forgot an id before, when and why: the reader's view of its `forget` event in the ledger. */
+export interface ForgetEvent {
+  id: string;
+  by: string;
+  actor_kind: string | null;
+  at: string;
+  reason: string | null;
+}
 /** One id or many become a list. */
 export type ForgetArgs = { ids: string[]; reason?: string | undefined };
 
@@ -335,7 +343,7 @@ export interface StoreOps {
   };
   forget: {
     args: ForgetArgs;
-    result: { forgotten: string[]; not_found: string[]; blob_keys: string[] };
+    result: { forgotten: string[]; not_found: string[]; forgotten_before: ForgetEvent[]; blob_keys: string[] };
   };
 }
 export type StoreOp = keyof StoreOps;

@@ -55,7 +55,7 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
         .id;
       const mine = ((await s.call('note', { content: 'my private scratch' })).structured.entry as { id: string }).id;
       const done = await other.call('forget', { ids: [shared, mine], reason: 'tidying' });
-      expect(done.structured).toEqual({ forgotten: [shared], not_found: [mine] });
+      expect(done.structured).toEqual({ forgotten: [shared], not_found: [mine], forgotten_before: [] });
       expect(done.text).toBe(
         `Forgot 1 of 2. Not found, or another agent's private entry: ${mine}. Nothing of those was changed.`,
       );
@@ -79,6 +79,7 @@ describe.each(DB_KINDS)('forget on %s', (db) => {
     expect(f.structured).toEqual({
       forgotten: expect.arrayContaining([entryId, lone, artifactId]),
       not_found: [],
+      forgotten_before: [],
     });
     expect(f.structured.forgotten).toHaveLength(3);
     expect(await blobFiles()).toEqual([]);

@@ -109,7 +109,7 @@ describe.each(TARGETS)('isolation on %s', (db) => {
       expect((aliceSees.structured.hits as { id: string }[])[0]?.id).toBe(ids.note);
 
       const f = await bob.call('forget', { id: ids.note });
-      expect(f.structured).toEqual({ forgotten: [], not_found: [ids.note] });
+      expect(f.structured).toEqual({ forgotten: [], not_found: [ids.note], forgotten_before: [] });
       const upd = await bob.call('plan', { id: privatePlan, status: 'done' });
       expect(upd.isError).toBe(true);
       expect(upd.text).toMatch(/not found/);

@@ -274,7 +274,7 @@ describe.each(TARGETS)('tools on %s', (db) => {
       const id = entryId(r);
       const missing = '01900000-0000-7000-8000-000000000000';
       const f = await s.call('forget', { ids: [id, missing], reason: 'obsolete' });
-      expect(f.structured).toEqual({ forgotten: [id], not_found: [missing] });
+      expect(f.structured).toEqual({ forgotten: [id], not_found: [missing], forgotten_before: [] });
       const after = await s.call('recall', { query: `forget me ${kind}` });
       expect((after.structured.hits as { id: string }[]).some((h) => h.id === id)).toBe(false);
     });

@@ -68,7 +68,7 @@ describe('Cairn on Workers', () => {
     expect(JSON.stringify(got.content)).toContain('bytes in R2');
 
     const f = await tool('forget', { ids: [artifact.id] });
-    expect(f.structured).toEqual({ forgotten: [artifact.id], not_found: [] });
+    expect(f.structured).toEqual({ forgotten: [artifact.id], not_found: [], forgotten_before: [] });
     expect(await env.ARTIFACTS.get(`${org.id}/${artifact.id}`)).toBeNull();
     await c.close();
   });

@@ -2,7 +2,7 @@
 import { mixedMark, nameText } from '../../domain/agents';
 import type { SpaceFound } from '../../domain/operations';
 import type { LedgerEvent } from '../../domain/schemas';
-import { summarise } from '../../domain/summary';
+import { clip, summarise } from '../../domain/summary';
 
 export interface SpaceView extends SpaceFound {
   view: string;
@@ -21,6 +21,9 @@ const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
 const actor = (e: LedgerEvent) =>
   `${nameText(e.agent)}${e.actor_kind && e.actor_kind !== 'agent' ? ` (${e.actor_kind})` : ''}${e.verified ? ' (verified)' : ''}`;
 
+/** The reason an event was given (a forget's), on one line and clipped. */
+const reasonText = (e: LedgerEvent) => (e.reason ? `: ${clip(e.reason, 200)}` : '');
+
 /** How many of the latest ledger events the overview's text names. */
 const RECENT = 5;
 
@@ -36,7 +39,9 @@ export function spaceText(r: SpaceView): string {
       if (!events.length) return `${who}\nNo ledger events match.`;
       return [
         who,
-        ...events.map((e) => `#${e.seq} ${when(e.at)} ${actor(e)} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}`),
+        ...events.map(
+          (e) => `#${e.seq} ${when(e.at)} ${actor(e)} ${e.op}${e.entry_id ? ` ${e.entry_id}` : ''}${reasonText(e)}`,
+        ),
       ].join('\n');
     }
     case 'projects': {
@@ -111,7 +116,7 @@ function historyText(h: SpaceFound['history']): string {
     'Ledger:',
     ...h.events.map((ev) => {
       const which = ev.entry_id && h.chain.length > 1 ? ` (${place.get(ev.entry_id) ?? '?'})` : '';
-      return `#${ev.seq} ${when(ev.at)} ${actor(ev)} ${ev.op}${which}${ev.reason ? `: ${ev.reason}` : ''}`;
+      return `#${ev.seq} ${when(ev.at)} ${actor(ev)} ${ev.op}${which}${reasonText(ev)}`;
     }),
   );
   return lines.join('\n');
