@@ -35,7 +35,7 @@ import {
 export type Args<S extends z.ZodType> = Omit<z.output<S>, 'project'>;
 
 /** An earlier memory, observation or decision a new one replaces (a convention, a workaround, a reversed decision). */
-const supersedes = id.optional().describe('Id of an entry (shared, or yours) this replaces; it leaves default recall.');
+const supersedes = id.optional().describe('Id of an entry this replaces; it leaves default recall.');
 
 export const rememberInput = z.object({
   content,
@@ -47,6 +47,7 @@ export const rememberInput = z.object({
 export const observeInput = z.object({
   content,
   source: text(1, 512).optional().describe('Command, URL, file or tool it came from.'),
+  supersedes: id.optional().describe('What it replaces (a fix: the failure).'),
   ttl_seconds: ttlSeconds.optional(),
   ...writeOptions,
 });

@@ -84,8 +84,27 @@ function invalidResult(fields: BadField[], structured: boolean) {
   };
 }
 
+/** Each tool's argument names, for refusing one it does not take. */
+const argNames = new WeakMap<Tool, Set<string>>();
+
+/**
+ * Arguments the tool does not take: refused by name, never dropped — an agent that sends
+ * `supersedes` to a tool without it must learn the link was not made.
+ */
+function unknownFields(tool: Tool, args: unknown): BadField[] {
+  if (!isPlainObject(args)) return [];
+  const known = argNames.get(tool) ?? new Set(Object.keys(tool.input.shape));
+  argNames.set(tool, known);
+  return Object.keys(args)
+    .filter((k) => !known.has(k))
+    .slice(0, 5)
+    .map((field) => ({ field, message: `${tool.name} takes no such argument; it takes ${[...known].join(', ')}` }));
+}
+
 /** A tool call's result: its arguments checked, then the tool run (`modern`: 2026-07-28). */
 async function callTool(tool: Tool, args: unknown, opts: ServeOptions, exchange: Exchange, modern: boolean) {
+  const unknown = unknownFields(tool, args);
+  if (unknown.length) return invalidResult(unknown, modern);
   const parsed = tool.input.safeParse(args ?? {});
   return parsed.success
     ? await runTool(tool, parsed.data, opts, exchange, modern)

@@ -121,6 +121,24 @@ describe.each(TARGETS)('tools on %s', (db) => {
       expect(again.text).toMatch(/already superseded/);
     });
 
+    it('observes a fix that supersedes the failure it fixed: the failure leaves default recall', async () => {
+      const failure = entryId(
+        await s.call('observe', { content: `${kind}: CI failed on main, float rounding in applyDiscount` }),
+      );
+      const fix = await s.call('observe', {
+        content: `${kind}: fixed, applyDiscount uses integer cents; CI green`,
+        source: 'npm test',
+        supersedes: failure,
+      });
+      expect(fix.isError).toBeFalsy();
+      expect(fix.structured.entry).toMatchObject({ kind: 'observation', supersedes: failure });
+      const hits = (await s.call('recall', { query: `${kind} applyDiscount`, limit: 100 })).structured.hits as {
+        id: string;
+      }[];
+      expect(hits.map((h) => h.id)).not.toContain(failure);
+      expect(hits.map((h) => h.id)).toContain(entryId(fix));
+    });
+
     it('supersedes across memories, observations and decisions, not plans or notes', async () => {
       const convention = entryId(await s.call('remember', { content: `${kind}: format money with toFixed(2)` }));
       const decision = await s.call('decide', {

@@ -63,6 +63,9 @@ describe.each(TARGETS)('bad input on %s', (db) => {
     ['forget', {}, 'id'],
     ['forget', { ids: Array.from({ length: 101 }, () => '01900000-0000-7000-8000-000000000000') }, 'ids'],
     ['space', { view: 'everything' }, 'view'],
+    // an argument the tool does not take is refused by name, never dropped
+    ['note', { content: 'x', supersedes: '01900000-0000-7000-8000-000000000000' }, 'supersedes'],
+    ['recall', { query: 'x', kind: 'memory' }, 'kind'],
   ] as const)('%s %j → a tool error naming %s', async (tool, args, field) => {
     expect(await toolError(tool, args as Record<string, unknown>)).toContain(`${field}: `);
   });
@@ -88,6 +91,12 @@ describe.each(TARGETS)('bad input on %s', (db) => {
       }
     },
   );
+
+  it('names the arguments a tool takes when it is sent one it does not', async () => {
+    expect(await toolError('decide', { content: 'x', rationale: 'y', source: 'ci' })).toBe(
+      'Invalid arguments, nothing was done; fix and call again: source: decide takes no such argument; it takes content, rationale, supersedes, paths, commit, tags, metadata, scope, project',
+    );
+  });
 
   it('refuses NUL bytes and unpaired surrogates in text with a clear message', async () => {
     expect(await toolError('remember', { content: 'before\u0000after' })).toMatch(/content: must not contain NUL/);

@@ -9,7 +9,7 @@ export const forget = defineTool({
   name: 'forget',
   title: 'Forget',
   description:
-    "Permanently delete entries or artifact versions by id: any shared (org or project) entry or artifact of the org, whoever wrote it, and your own private ones; never another agent's. The ledger keeps who, when, why and a content hash.",
+    'Permanently delete entries or artifact versions by id: any shared entry or artifact of the org, whoever wrote it, and your own private ones. The ledger keeps who, when, why and a content hash.',
   input: forgetInput,
   output: z.object({
     forgotten: z.array(z.string()),

@@ -9,7 +9,7 @@ export const plan = defineTool({
   name: 'plan',
   title: 'Plan',
   description:
-    'Create a plan, or update one by id (shared, or your own private one). Claim a step before working on it. Status: draft → active → done or abandoned, draft → abandoned; done and abandoned are final.',
+    'Create a plan, or update one by id. Claim a step before working on it. Status: draft → active → done or abandoned, draft → abandoned; done and abandoned are final.',
   input: planInput,
   output: z.object({ entry: entryOut, ...projectOut }),
   annotations: WRITE,
