@@ -19,6 +19,23 @@ import { openStore } from './storage/pg/client';
 const CLOSE_GRACE_MS = 10_000;
 
 /**
+ * How long a connection may take, so that idle or slow clients cannot hold sockets (and file
+ * descriptors) without a proxy in front (docs/design.md, "Operating a running server"): the
+ * request line and headers within 20 s of the connection or of the previous response (a socket
+ * that sends nothing is closed then), the whole request, body included, within 120 s (8 MiB over
+ * a slow link), a kept-alive connection closed after 5 s without a request, and any socket after
+ * 60 s without a byte either way (a client that stops reading its answer). Node checks the first
+ * two every 2 s.
+ */
+export const SERVER_TIMEOUTS = {
+  headersTimeout: 20_000,
+  requestTimeout: 120_000,
+  keepAliveTimeout: 5_000,
+  idleSocketTimeout: 60_000,
+  connectionsCheckingInterval: 2_000,
+} as const;
+
+/**
  * Opens the configured database; with semantic recall configured, sets up its vector store. The data
  * directory (the embedded database, artifact bytes) is made private first (src/private-files.ts).
  * `poolSize`: this process's Postgres connections (default: the whole CAIRN_DB_POOL_SIZE).
@@ -103,7 +120,9 @@ export async function startServer(
   // /mcp is served from the socket (src/node-mcp.ts); every other route through Hono
   const viaHono = getRequestListener(app.fetch);
   const viaSocket = nodeMcpListener(mcp, (err) => console.error('[cairn] /mcp failed', err));
-  const server = createServer((req, res) => (isMcpRequest(req) ? viaSocket(req, res) : viaHono(req, res)));
+  const { idleSocketTimeout, ...timeouts } = SERVER_TIMEOUTS;
+  const server = createServer(timeouts, (req, res) => (isMcpRequest(req) ? viaSocket(req, res) : viaHono(req, res)));
+  server.setTimeout(idleSocketTimeout); // with no 'timeout' listener, Node destroys the socket
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

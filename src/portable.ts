@@ -6,7 +6,7 @@
  * memory; its offline verification; and its import into an empty org of another install. The
  * same code serves the CLI, /admin and the dashboard, on Node and on Workers.
  */
-import { bytesToBase64, sha256Hex } from './domain/crypto';
+import { base64ToBytes, bytesToBase64, sha256Hex } from './domain/crypto';
 import { Invalid } from './domain/errors';
 import { ChainCheck, type SealedEvent, type VerifiableEvent, type VerifyResult } from './domain/ledger';
 import type { BlobStore, ExportHead, ExportPart, Store } from './domain/ports';
@@ -245,12 +245,8 @@ export async function importExport(store: Store, blobs: BlobStore, orgId: string
 
 /** An artifact's bytes from its line, checked against its size and SHA-256. */
 async function artifactBytes(meta: Row, base64: unknown, reader: ExportReader): Promise<Uint8Array> {
-  let bytes: Uint8Array;
-  try {
-    bytes = Uint8Array.from(atob(String(base64)), (c) => c.charCodeAt(0));
-  } catch {
-    throw reader.fail(`(artifact ${meta.id}): content_base64 is not base64`);
-  }
+  const bytes = base64ToBytes(String(base64));
+  if (!bytes) throw reader.fail(`(artifact ${meta.id}): content_base64 is not base64`);
   if (bytes.length !== meta.size || (await sha256Hex(bytes)) !== meta.sha256) {
     throw reader.fail(`(artifact ${meta.id}): its bytes do not match its size and sha256; the file was changed`);
   }

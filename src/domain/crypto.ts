@@ -62,6 +62,52 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Each Latin-1 code's 6-bit value in standard base64, -1 for any other character. */
+const BASE64_VALUE = Int8Array.from({ length: 256 }, (_, c) => BASE64_ALPHABET.indexOf(String.fromCharCode(c)));
+
+/**
+ * The bytes of standard base64 (RFC 4648 §4: A–Z, a–z, 0–9, +, /, `=` padding to a multiple of
+ * four), ASCII whitespace between characters ignored (base64 wrapped in lines); null when it is
+ * not base64. One linear scan that checks and decodes, and no regular expression, so its length
+ * is bounded by the request body only (a backtracking pattern overflowed the stack past ~4.2
+ * million characters).
+ */
+export function base64ToBytes(s: string): Uint8Array | null {
+  const out = new Uint8Array(((s.length + 3) >> 2) * 3);
+  let acc = 0; // the bits of the group being read
+  let n = 0; // its characters so far
+  let j = 0;
+  let pad = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const v = c < 256 ? (BASE64_VALUE[c] as number) : -1;
+    if (v >= 0) {
+      if (pad > 0) return null; // data after padding
+      acc = (acc << 6) | v;
+      if (++n === 4) {
+        out[j] = acc >> 16;
+        out[j + 1] = (acc >> 8) & 0xff;
+        out[j + 2] = acc & 0xff;
+        j += 3;
+        n = 0;
+        acc = 0;
+      }
+    } else if (c === 61)
+      pad++; // '='
+    else if (!(c === 32 || (c >= 9 && c <= 13))) return null;
+  }
+  // a last group of two or three characters comes padded to four, and nothing else is padded
+  if (pad > 2 || (n + pad) % 4 !== 0) return null;
+  if (n === 2) out[j++] = acc >> 4;
+  else if (n === 3) {
+    out[j] = acc >> 10;
+    out[j + 1] = (acc >> 2) & 0xff;
+    j += 2;
+  }
+  return j === out.length ? out : out.slice(0, j);
+}
+
 /** Byte length of a string in UTF-8. */
 export function utf8Length(s: string): number {
   return encoder.encode(s).length;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MAX_CONTENT } from './limits';
+import { isMediaType, MAX_MEDIA_TYPE } from './media-type';
 import { PLAN_STATUSES } from './plans';
 import {
   type Artifact,
@@ -243,8 +244,13 @@ export const artifactPutInput = z.object({
   name: artifactName.describe('A label, not a server path.'),
   content: z.string().optional().describe('The file as UTF-8 text.'),
   content_base64: z.string().optional().describe('Or its bytes, base64.'),
-  content_type: text(1, 255)
-    .regex(/^[\x21-\x7e]+(\s*;\s*[\x21-\x7e]+)*$/, 'must be a media type such as text/markdown')
+  content_type: z
+    .string()
+    .max(MAX_MEDIA_TYPE, `must be at most ${MAX_MEDIA_TYPE} characters`)
+    .refine(
+      (s) => s.length > MAX_MEDIA_TYPE || isMediaType(s),
+      'must be a media type, type/subtype then optional ; name=value parameters, such as text/markdown or text/plain; charset=utf-8 (printable ASCII only: no control or line-break characters)',
+    )
     .optional()
     .describe('Media type, e.g. text/markdown.'),
   metadata: metadata.optional(),

@@ -8,10 +8,13 @@
 import {
   createMcpHandler,
   isLegacyRequest,
+  type JSONRPCRequest,
   type McpRequestContext,
   ProtocolError,
   ProtocolErrorCode,
+  type Result,
   Server,
+  type ServerContext,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -19,6 +22,7 @@ import { CairnError, Forbidden, Invalid, TooManyRequests, Unauthorized, Unavaila
 import type { MemoryService } from '../domain/memory';
 import { resolveProject } from '../domain/projects';
 import { toolListing } from './listing';
+import { describeIssues, envelopeFault, issuesIn } from './protocol-faults';
 import type { Caller, Tool, ToolContext } from './tool';
 
 export const INSTRUCTIONS =
@@ -111,9 +115,37 @@ async function callTool(tool: Tool, args: unknown, opts: ServeOptions, exchange:
     : invalidResult(badFields(parsed.error), modern);
 }
 
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK's Server, with its refusal of a malformed request (`initialize` with `capabilities:
+ * null`, `tools/list` with a numeric cursor, …) answered -32602 naming the field
+ * (src/mcp/protocol-faults.ts). The SDK checks each request against its method's schema and
+ * throws the zod issues as an Error's message (-32603), or for tools/call as a -32602 prefixed
+ * "Invalid tools/call request: "; any other error is left as it is.
+ */
+class CairnServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    const prefix = `Invalid ${method} request: `;
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (err) {
+        const refused =
+          err instanceof ProtocolError
+            ? err.code === ProtocolErrorCode.InvalidParams && err.message.startsWith(prefix)
+            : err instanceof Error && err.constructor === Error;
+        const issues = refused ? issuesIn((err as Error).message.replace(prefix, '')) : undefined;
+        throw issues ? new ProtocolError(ProtocolErrorCode.InvalidParams, describeIssues(method, issues)) : err;
+      }
+    };
+  }
+}
+
 /** `modern`: the exchange speaks 2026-07-28 (structured content on argument errors). */
 function buildServer(opts: ServeOptions, exchange: Exchange, modern: boolean): Server {
-  const server = new Server(
+  const server = new CairnServer(
     { name: 'cairn', version: opts.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
@@ -152,7 +184,9 @@ function plainRequest(http: McpHttp, body: unknown) {
   if (!REVISIONS_2025.has(http.header('mcp-protocol-version') ?? '')) return undefined;
   const accept = http.header('accept') ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  if (method === 'tools/list') return { id, tool: undefined };
+  if (method === 'tools/list') {
+    return params?.cursor === undefined || typeof params.cursor === 'string' ? { id, tool: undefined } : undefined;
+  }
   if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   const entry = toolListing().byName.get(params.name);
@@ -225,6 +259,12 @@ export function createMcpEndpoint(opts: ServeOptions) {
       scopes: [],
       extra: { exchange },
     };
+    // params (or _meta) that are not an object: the SDK's transport would refuse the whole body
+    const fault = envelopeFault(body);
+    if (fault) {
+      const error = { code: ProtocolErrorCode.InvalidParams, message: fault.message };
+      return { status: 200, json: JSON.stringify({ jsonrpc: '2.0', id: fault.id, error }) };
+    }
     const plain = opts.sdkOnly ? undefined : plainRequest(http, body);
     if (plain) {
       let message: string;

@@ -117,4 +117,25 @@ describe('Cairn on Workers', () => {
     expect((ledger.structured.events as unknown as { op: string }[]).map((e) => e.op)).toEqual(['key.create']);
     await c.close();
   });
+
+  it('stores a base64 artifact of exactly the 5 MiB limit in R2, and refuses one byte more', async () => {
+    const org = await createOrg('big files');
+    const { c, tool } = await client(org.key, 'uploader');
+    const bytes = Uint8Array.from({ length: 5 * 1024 * 1024 }, (_, i) => (i * 7919) & 0xff);
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    const b64 = btoa(binary);
+    const put = await tool('artifact_put', { name: 'at-limit.bin', content_base64: b64 });
+    expect(put.isError, JSON.stringify(put.content).slice(0, 200)).toBeFalsy();
+    const artifact = put.structured.artifact as unknown as { id: string; size: number };
+    expect(artifact.size).toBe(bytes.length);
+    const stored = await env.ARTIFACTS.get(`${org.id}/${artifact.id}`);
+    const got = new Uint8Array((await stored?.arrayBuffer()) ?? new ArrayBuffer(0));
+    expect(got.length).toBe(bytes.length);
+    expect(got.findIndex((b, i) => b !== bytes[i])).toBe(-1);
+    const over = await tool('artifact_put', { name: 'over.bin', content_base64: btoa(`${binary}x`) });
+    expect(over.isError).toBe(true);
+    expect(JSON.stringify(over.content)).toMatch(/content_base64: the artifact is 5242881 bytes; the limit is 5242880/);
+    await c.close();
+  });
 });

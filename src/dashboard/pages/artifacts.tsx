@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { NotFound } from '../../domain/errors';
 import { UUID_RE } from '../../domain/ids';
+import { servableMediaType } from '../../domain/media-type';
 import type { DashboardSession } from '../../domain/ports';
 import type { Artifact } from '../../domain/schemas';
 import { AgentName } from '../agent-name';
@@ -32,7 +33,8 @@ export function artifactsPage({ store, blobs }: DashboardDeps) {
     if (!bytes) throw new NotFound(`the bytes of artifact ${id} are missing from storage`);
     const name = found.artifact.name.split('/').pop() || 'artifact';
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, {
-      'content-type': found.artifact.content_type,
+      // a row an older release stored with a type that is not one (a line break in it) is served as bytes
+      'content-type': servableMediaType(found.artifact.content_type),
       'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     });
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bytesToBase64 } from '../../domain/crypto';
 import { Invalid } from '../../domain/errors';
+import { servableMediaType } from '../../domain/media-type';
 import { artifactGetInput } from '../../domain/operations';
 import { artifactOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, READ } from '../tool';
@@ -25,12 +26,12 @@ export const artifactGet = defineTool({
     const a = r.artifact;
     const p = projectFields(ctx.project, r.project, true);
     const uri = `cairn://artifacts/${a.id}`;
-    const decoded = TEXTUAL.test(a.content_type) ? utf8(r.bytes) : null;
+    // an older release may have stored a type that is not one: the model is shown bytes, not that text
+    const mimeType = servableMediaType(a.content_type);
+    const decoded = TEXTUAL.test(mimeType) ? utf8(r.bytes) : null;
     const resource =
-      decoded !== null
-        ? { uri, mimeType: a.content_type, text: decoded }
-        : { uri, mimeType: a.content_type, blob: bytesToBase64(r.bytes) };
-    const summary = `Artifact "${a.name}" version ${a.version} (id ${a.id}, ${a.size} bytes, ${a.content_type}).`;
+      decoded !== null ? { uri, mimeType, text: decoded } : { uri, mimeType, blob: bytesToBase64(r.bytes) };
+    const summary = `Artifact "${a.name}" version ${a.version} (id ${a.id}, ${a.size} bytes, ${mimeType}).`;
     return {
       structured: { artifact: a, ...p },
       text: withNotice(summary, p.notice),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { base64ToBytes } from '../../domain/crypto';
 import { Invalid } from '../../domain/errors';
 import { artifactPutInput } from '../../domain/operations';
 import { artifactOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, WRITE } from '../tool';
 import { where, withNotice } from './render';
-
-const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export const artifactPut = defineTool({
   name: 'artifact_put',
@@ -47,8 +46,7 @@ function decode(content: string | undefined, base64: string | undefined): Uint8A
       throw new Invalid('content', 'must be valid Unicode (no unpaired surrogate characters)');
     return new TextEncoder().encode(content);
   }
-  const clean = (base64 as string).replace(/\s+/g, '');
-  if (!BASE64_RE.test(clean))
-    throw new Invalid('content_base64', 'must be standard base64 (A–Z, a–z, 0–9, +, /, = padding)');
-  return Uint8Array.from(atob(clean), (c) => c.charCodeAt(0));
+  const bytes = base64ToBytes(base64 as string);
+  if (!bytes) throw new Invalid('content_base64', 'must be standard base64 (A–Z, a–z, 0–9, +, /, = padding)');
+  return bytes;
 }
