@@ -28,6 +28,7 @@ export function openStoreFor(config: Config, poolSize = config.dbPoolSize): Prom
     role: config.dbRole,
     poolSize,
     vectors: vectorSpace(config.embeddings),
+    bounds: config.dbBounds,
   });
 }
 
