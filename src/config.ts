@@ -15,9 +15,10 @@
  * Bounded waits on Postgres (src/storage/pg/bounds.ts; docs/design.md, "Bounded waits on the database"); past
  * one, the caller gets 503 (JSON-RPC -32050, Retry-After) and /healthz 503 within 1.5 s. The embedded
  * database runs in the process, with no network to wait on: these do not apply to it.
- * CAIRN_DB_CONNECT_TIMEOUT_MS opening a connection, or waiting for a free pooled one (default 5000)
- * CAIRN_DB_STATEMENT_TIMEOUT_MS a statement's whole wait, client side; the server's statement_timeout too
- *                         (default 10000; the slowest tool's p95 at 1M entries and 16 callers is 41 ms)
+ * CAIRN_DB_CONNECT_TIMEOUT_MS opening a connection (default 5000)
+ * CAIRN_DB_STATEMENT_TIMEOUT_MS a statement's whole wait, client side: for a free pooled connection, then the
+ *                         answer; the server's statement_timeout a margin shorter (default 10000; the
+ *                         slowest tool's p95 at 1M entries and 16 callers is 41 ms)
  * CAIRN_DB_BULK_TIMEOUT_MS an operator's bulk statement: an export or import page, an import's last
  *                         statement, the sweep's keys, ledger and embedding pages (default 600000; 0: none)
  * CAIRN_DB_IDLE_TX_TIMEOUT_MS the server ends a session left idle inside a transaction (default 10000; 0: never)

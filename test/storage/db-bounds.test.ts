@@ -62,6 +62,20 @@ describe('bounds on a node-postgres pool', () => {
     }
   });
 
+  it('lets a burst queue for a connection past the connect bound, within the statement bound', async () => {
+    const one = boundedPool({ connectionString: PG_ADMIN_URL, max: 1 }, { ...bounds, connectMs: 100 });
+    one.on('error', () => {});
+    const queued = poolExecute(one, { ...bounds, statementMs: 3000 });
+    try {
+      const burst = Array.from({ length: 12 }, () => queued({ text: 'SELECT pg_sleep(0.02)', params: [] }));
+      const t0 = performance.now();
+      expect((await Promise.allSettled(burst)).map((r) => r.status)).toEqual(Array(12).fill('fulfilled'));
+      expect(performance.now() - t0).toBeGreaterThan(200); // the last waited past the connect bound
+    } finally {
+      await one.end();
+    }
+  });
+
   it("runs a bulk statement within its own bound, and the session's bound holds again after it", async () => {
     expect(await value('SELECT pg_sleep(0.8)::text', 'bulk')).toBe('');
     expect(await value('SHOW statement_timeout')).toBe('300ms');

@@ -6,7 +6,7 @@
  */
 
 export interface DbBounds {
-  /** Opening a connection (TCP, TLS, start-up); also the longest wait for a free pooled one. */
+  /** Opening a connection (TCP, TLS, start-up). */
   connectMs: number;
   /** A statement's whole wait (a free connection, then the answer); the server cancels it a margin sooner. */
   statementMs: number;

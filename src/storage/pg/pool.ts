@@ -17,13 +17,25 @@ export function connectionBounds(bounds: DbBounds): pg.ClientConfig {
   };
 }
 
-/** The service's pool: the server cancels a statement past its bound and ends a session idle in a transaction. */
+/**
+ * The service's pool: the server cancels a statement past its bound and ends a session idle in a
+ * transaction. The connect timeout is each connection's own: given to the pool, it would also cut
+ * the wait for a free connection, which a burst of calls may need longer and which each call's
+ * statement bound covers instead (`checkout`).
+ */
 export function boundedPool(config: pg.PoolConfig, bounds: DbBounds): pg.Pool {
+  const { connectionTimeoutMillis, ...keepAlive } = connectionBounds(bounds);
+  class BoundedClient extends pg.Client {
+    constructor(options: pg.ClientConfig) {
+      super({ ...options, connectionTimeoutMillis });
+    }
+  }
   return new pg.Pool({
     ...config,
-    ...connectionBounds(bounds),
+    ...keepAlive,
     ...(bounds.statementMs > 0 ? { statement_timeout: serverTimeout(bounds.statementMs) } : {}),
     ...(bounds.idleTxMs > 0 ? { idle_in_transaction_session_timeout: bounds.idleTxMs } : {}),
+    Client: BoundedClient as unknown as new () => pg.ClientBase,
   });
 }
 
@@ -83,7 +95,7 @@ export function poolExecute(pool: pg.Pool, bounds: DbBounds): Execute {
 }
 
 /**
- * A pooled connection within `ms` (0: no bound of its own; the pool's connect timeout holds). One
+ * A pooled connection within `ms` (0: no bound; opening one stays within the connect timeout). One
  * that arrives after the wait ran out goes back to the pool unused.
  */
 function checkout(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
