@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import type { SetupLinks } from './auth/setup';
 import type { Config } from './config';
 import { dashboardRoutes } from './dashboard/routes';
+import { RETRY_AFTER_SECONDS } from './domain/errors';
 import { createMemoryService } from './domain/memory';
 import type { BlobStore, Store } from './domain/ports';
 import { type Embedder, resilient } from './embeddings/provider';
@@ -83,12 +84,13 @@ export function createCairn(deps: Deps): Cairn {
   app.onError((err) => errorResponse(err, log));
   app.notFound(() => jsonRpcError(404, 'Not found: the MCP endpoint is POST /mcp'));
 
+  // the ping has its own deadline (HEALTH_MS, src/storage/pg/bounds.ts): 503 within 2 s on a stalled database
   app.get('/healthz', async (c) => {
     try {
       await store.ping();
       return c.json({ ok: true, version: config.version });
     } catch {
-      return c.json({ ok: false, version: config.version }, 503);
+      return c.json({ ok: false, version: config.version }, 503, { 'retry-after': String(RETRY_AFTER_SECONDS) });
     }
   });
   app.get('/', (c) =>

@@ -12,6 +12,18 @@
  *                         than 1 there is refused (docs/design.md, "All cores")
  * CAIRN_DB_POOL_SIZE      Postgres connections the server keeps, shared among its workers: each worker's pool is
  *                         this divided by the workers, rounded up (default 10)
+ * Bounded waits on Postgres (src/storage/pg/bounds.ts; docs/design.md, "Bounded waits on the database"); past
+ * one, the caller gets 503 (JSON-RPC -32050, Retry-After) and /healthz 503 within 1.5 s. The embedded
+ * database runs in the process, with no network to wait on: these do not apply to it.
+ * CAIRN_DB_CONNECT_TIMEOUT_MS opening a connection (default 5000)
+ * CAIRN_DB_STATEMENT_TIMEOUT_MS a statement's whole wait, client side: for a free pooled connection, then the
+ *                         answer; the server's statement_timeout a margin shorter (default 10000; the
+ *                         slowest tool's p95 at 1M entries and 16 callers is 41 ms)
+ * CAIRN_DB_BULK_TIMEOUT_MS an operator's bulk statement: an export or import page, an import's last
+ *                         statement, the sweep's keys, ledger and embedding pages (default 600000; 0: none)
+ * CAIRN_DB_IDLE_TX_TIMEOUT_MS the server ends a session left idle inside a transaction (default 10000; 0: never)
+ * CAIRN_DB_KEEPALIVE_MS   TCP keep-alive: first probe after this long idle, then 10 one second apart
+ *                         (default 10000; 0: off)
  * CAIRN_ADMIN_TOKEN       enables /admin with `Authorization: Bearer <token>` (at least 16 characters); without
  *                         it, a Node server on the embedded database opens /admin only to the token of its
  *                         local admin channel, from this machine (src/local-admin.ts)
@@ -46,6 +58,7 @@ import { z } from 'zod';
 import type { EmbeddingsConfig } from './embeddings/index';
 import { OPENAI_MODELS } from './embeddings/openai';
 import { WORKERS_AI_MODELS } from './embeddings/workers-ai';
+import { type DbBounds, DEFAULT_BOUNDS } from './storage/pg/bounds';
 
 const MiB = 1024 * 1024;
 const list = z
@@ -57,6 +70,9 @@ const list = z
       .map((x) => x.trim())
       .filter(Boolean),
   );
+
+/** Milliseconds, a whole number in [min, max]. */
+const ms = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -73,6 +89,11 @@ const schema = z.object({
     .default('cairn_app'),
   CAIRN_WORKERS: z.coerce.number().int().min(1).max(1024).optional(),
   CAIRN_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  CAIRN_DB_CONNECT_TIMEOUT_MS: ms(100, 600_000).default(DEFAULT_BOUNDS.connectMs),
+  CAIRN_DB_STATEMENT_TIMEOUT_MS: ms(100, 3_600_000).default(DEFAULT_BOUNDS.statementMs),
+  CAIRN_DB_BULK_TIMEOUT_MS: ms(0, 86_400_000).default(DEFAULT_BOUNDS.bulkStatementMs),
+  CAIRN_DB_IDLE_TX_TIMEOUT_MS: ms(0, 86_400_000).default(DEFAULT_BOUNDS.idleTxMs),
+  CAIRN_DB_KEEPALIVE_MS: ms(0, 3_600_000).default(DEFAULT_BOUNDS.keepAliveMs),
   CAIRN_ADMIN_TOKEN: z.string().min(16, 'CAIRN_ADMIN_TOKEN must be at least 16 characters').optional(),
   CAIRN_ALLOWED_ORIGINS: list,
   CAIRN_ALLOWED_HOSTS: list,
@@ -127,6 +148,8 @@ export interface Config {
   workers: number | undefined;
   /** Postgres connections of the whole server, shared among its workers. */
   dbPoolSize: number;
+  /** Bounded waits on Postgres (node-postgres and Neon's HTTP driver). */
+  dbBounds: DbBounds;
   adminToken: string | undefined;
   allowedOrigins: string[];
   /** null: any Host is accepted. */
@@ -183,6 +206,13 @@ export function parseConfig(env: Record<string, unknown>, opts: { bindsHost?: bo
     dbRole: c.CAIRN_DB_ROLE,
     workers: c.CAIRN_WORKERS,
     dbPoolSize: c.CAIRN_DB_POOL_SIZE,
+    dbBounds: {
+      connectMs: c.CAIRN_DB_CONNECT_TIMEOUT_MS,
+      statementMs: c.CAIRN_DB_STATEMENT_TIMEOUT_MS,
+      bulkStatementMs: c.CAIRN_DB_BULK_TIMEOUT_MS,
+      idleTxMs: c.CAIRN_DB_IDLE_TX_TIMEOUT_MS,
+      keepAliveMs: c.CAIRN_DB_KEEPALIVE_MS,
+    },
     adminToken: c.CAIRN_ADMIN_TOKEN,
     allowedOrigins: c.CAIRN_ALLOWED_ORIGINS,
     allowedHosts,

@@ -54,6 +54,7 @@ export async function openStoreFor(config: Config, poolSize = config.dbPoolSize)
     role: config.dbRole,
     poolSize,
     vectors: vectorSpace(config.embeddings),
+    bounds: config.dbBounds,
   });
   // PGlite's first start writes its initial files with an explicit chmod (0666), past the umask;
   // their folder is already 0700, so nobody else could reach them meanwhile

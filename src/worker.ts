@@ -21,7 +21,7 @@ function appFor(env: Env): ReturnType<typeof createApp> | Response {
   }
   return createApp({
     config,
-    store: createNeonStore(config.databaseUrl, vars.CAIRN_NEON_HTTP_ENDPOINT as string | undefined),
+    store: createNeonStore(config.databaseUrl, vars.CAIRN_NEON_HTTP_ENDPOINT as string | undefined, config.dbBounds),
     blobs: createR2BlobStore(env.ARTIFACTS),
     embedder: createEmbedder(config.embeddings, { ai: vars.AI as AiBinding | undefined }),
     // set by Cloudflare's edge, which overwrites any value a client sends

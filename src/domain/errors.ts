@@ -90,8 +90,12 @@ export class ParseError extends CairnError {
   }
 }
 
-/** The database or blob store could not serve the request: HTTP 503. */
+/** Seconds a 503 asks the client to wait before retrying (Retry-After). */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** The database or blob store could not serve the request: HTTP 503 with Retry-After. */
 export class Unavailable extends CairnError {
+  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
   constructor(message = 'the service is temporarily unavailable; retry shortly') {
     super(message, 503);
   }

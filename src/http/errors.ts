@@ -1,5 +1,13 @@
 /** Errors outside a tool result: HTTP status plus a JSON-RPC error body. */
-import { CairnError, LimitExceeded, type LimitInfo, ParseError, TooManyRequests, Unauthorized } from '../domain/errors';
+import {
+  CairnError,
+  LimitExceeded,
+  type LimitInfo,
+  ParseError,
+  TooManyRequests,
+  Unauthorized,
+  Unavailable,
+} from '../domain/errors';
 
 const CODES: Record<number, number> = {
   400: -32600,
@@ -36,7 +44,7 @@ export function errorResponse(err: unknown, log: (message: string, err?: unknown
   if (err instanceof CairnError) {
     const headers: Record<string, string> = {};
     if (err instanceof Unauthorized) headers['www-authenticate'] = KEY_CHALLENGE;
-    if (err instanceof LimitExceeded && err.retryAfterSeconds !== undefined) {
+    if ((err instanceof LimitExceeded || err instanceof Unavailable) && err.retryAfterSeconds !== undefined) {
       headers['retry-after'] = String(err.retryAfterSeconds);
     }
     if (err instanceof TooManyRequests) Object.assign(headers, rateLimitHeaders(err.info));

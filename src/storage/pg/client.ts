@@ -9,9 +9,11 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Store } from '../../domain/ports';
+import { type DbBounds, DEFAULT_BOUNDS } from './bounds';
 import { scheduleMaintenance } from './maintain';
 import { type MigrationClient, type MigrationReport, migrate } from './migrate';
-import { createPgStore, type Execute } from './store';
+import { boundedPool, connectionBounds, poolExecute } from './pool';
+import { createPgStore } from './store';
 
 export const APP_ROLE = 'cairn_app';
 const MIGRATION_LOCK = 7_266_247; // pg_advisory_lock key: one migrator at a time
@@ -30,6 +32,8 @@ export interface DatabaseOptions {
   vectors?: { model: string; dimensions: number } | undefined;
   /** How often the service looks for tables to VACUUM and ANALYZE (./maintain); 0: never. Default 60. */
   maintenanceSeconds?: number | undefined;
+  /** Postgres: bounded waits (./bounds; default DEFAULT_BOUNDS). The embedded database has no network to wait on. */
+  bounds?: DbBounds | undefined;
 }
 
 type Query = (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
@@ -128,7 +132,9 @@ function isAlive(pid: number): boolean {
  * run there, if it cannot.
  */
 export async function migratePostgres(databaseUrl: string, opts: DatabaseOptions = {}): Promise<Migrated> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+  // connect timeout and keep-alive; no statement bound: a migration takes what it takes
+  const client = new pg.Client({ connectionString: databaseUrl, ...connectionBounds(opts.bounds ?? DEFAULT_BOUNDS) });
+  client.on('error', () => {}); // a lost connection fails the statement under way, which says so
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -163,26 +169,18 @@ export function pgMigrationClient(client: pg.Client): MigrationClient {
 async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise<Store> {
   const migrated = await migratePostgres(databaseUrl, opts);
   const role = opts.role ?? APP_ROLE;
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: opts.poolSize ?? 10,
-    ...(role ? { options: `-c role=${role}` } : {}),
-  });
+  const bounds = opts.bounds ?? DEFAULT_BOUNDS;
+  const pool = boundedPool(
+    { connectionString: databaseUrl, max: opts.poolSize ?? 10, ...(role ? { options: `-c role=${role}` } : {}) },
+    bounds,
+  );
   pool.on('error', () => {}); // an idle client's error is reported on its next use
-  // statements go straight to the pool, each prepared once per connection under a name of its text
-  // (drizzle only renders them): a tool call is one short statement, so what surrounds it counts
-  const names = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (!name && names.size < 1000) {
-      name = `cairn_${names.size}`;
-      names.set(text, name);
-    }
-    return name;
-  };
-  // upkeep over the connecting role (it owns the tables), by one process at a time
+  // upkeep over the connecting role (it owns the tables), by one process at a time; its VACUUM runs
+  // as long as it needs (off the request path), over a connection that keeps the connect timeout and
+  // keep-alive
   const upkeep = scheduleMaintenance(async () => {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: databaseUrl, ...connectionBounds(bounds) });
+    client.on('error', () => {}); // a lost connection fails the run's statement, which the run reports
     await client.connect();
     const locked = await client.query('SELECT pg_try_advisory_lock($1) AS ok', [MAINTENANCE_LOCK]);
     if (!locked.rows[0]?.ok) {
@@ -194,51 +192,12 @@ async function openPostgres(databaseUrl: string, opts: DatabaseOptions): Promise
       release: () => client.end(),
     };
   }, opts.maintenanceSeconds ?? 60);
-  // pg's `pool.query` closes the connection on any error, so each tool error raised in SQL (a 429,
-  // an entry not found) cost a new backend and its statements prepared again; an error the server
-  // answered leaves the connection as it was, and the connection goes back to the pool. The
-  // statement is sent in `query`'s callback form: its promise form kept every result (the rows
-  // parsed, the query) alive past two young-generation collections, so all of them were promoted
-  // to the old generation and a full collection ran every second or two under load (docs/design.md,
-  // "CPU per call", sixth round)
-  const execute: Execute = async ({ text, params }) => {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    // a checked-out client's connection error is emitted on it (unheard, it would end the process)
-    const lost = (err: Error) => {
-      broken = err;
-    };
-    client.on('error', lost);
-    try {
-      return await new Promise<pg.QueryResult<Record<string, unknown>>>((resolve, reject) =>
-        client.query({ name: nameOf(text), text, values: params }, (err, result) =>
-          err ? reject(err) : resolve(result),
-        ),
-      );
-    } catch (err) {
-      if (connectionBroken(err)) broken = err as Error;
-      throw err;
-    } finally {
-      client.removeListener('error', lost);
-      client.release(broken);
-    }
-  };
+  const execute = poolExecute(pool, bounds);
   const store = createPgStore(execute, async () => {
     await upkeep.stop();
     await pool.end();
   });
   return withSetup({ ...store, maintain: upkeep.run }, migrated);
-}
-
-/**
- * Whether an error may have left its connection unusable: anything but the server's answer to a
- * statement, and the answers that say the connection's prepared statements no longer hold (a
- * cached plan whose result type changed, 0A000; a statement the session lost, 26000), which a new
- * connection mends.
- */
-function connectionBroken(err: unknown): boolean {
-  if (!(err instanceof pg.DatabaseError)) return true;
-  return err.severity === 'FATAL' || err.severity === 'PANIC' || err.code === '0A000' || err.code === '26000';
 }
 
 function quoteIdent(name: string): string {

@@ -5,18 +5,6 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import {
-  CairnError,
-  Conflict,
-  Forbidden,
-  Invalid,
-  LimitExceeded,
-  type LimitInfo,
-  NotFound,
-  TooManyRequests,
-  Unauthorized,
-  Unavailable,
-} from '../../domain/errors';
 import type { ServicePlan, Usage } from '../../domain/limits';
 import type { EmbeddingArgs, StoreOp, StoreOps } from '../../domain/operations';
 import type {
@@ -37,11 +25,15 @@ import type {
 } from '../../domain/ports';
 import type { Artifact, Entry, LedgerEvent } from '../../domain/schemas';
 import { type ApiKeyInfo, withIsoTimes } from '../../domain/types';
+import type { Bound } from './bounds';
+import { mapDbError } from './db-errors';
 
 /** A statement's text, with `$n` placeholders, and its parameters. */
 export interface Statement {
   text: string;
   params: unknown[];
+  /** Whose bound it waits under (./bounds): absent, a call's. */
+  bound?: Bound;
 }
 
 /** The one thing the store needs from a driver: run a statement, get rows back. */
@@ -78,10 +70,12 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       throw mapDbError(err);
     }
   }
-  const one = <T>(query: SQL): Promise<T> => {
+  const one = <T>(query: SQL, bound?: Bound): Promise<T> => {
     const { sql: text, params } = dialect.sqlToQuery(query);
-    return run<T>({ text, params });
+    return run<T>(bound ? { text, params, bound } : { text, params });
   };
+  /** An operator's bulk statement: an export or import page, the sweep's keys (its own, longer bound). */
+  const bulk = <T>(query: SQL) => one<T>(query, 'bulk');
 
   const admin: AdminStore = {
     async createOrg(id, name, key, actor) {
@@ -111,7 +105,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       return orgs.map((o) => withIsoTimes(o));
     },
     async ledgerPage(orgId, afterSeq, limit) {
-      const events = await one<LedgerEvent[]>(
+      const events = await bulk<LedgerEvent[]>(
         sql`SELECT cairn_admin_ledger(${orgId}::uuid, ${afterSeq}, ${limit}) AS r`,
       );
       return events.map((e) => withIsoTimes(e));
@@ -120,7 +114,7 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       return one(sql`SELECT cairn_admin_export_org(${orgId}::uuid, ${withPrivate}, ${actor}) AS r`);
     },
     exportPage(orgId, part, after, limit, withPrivate, head) {
-      return one(
+      return bulk(
         sql`SELECT cairn_admin_export_page(${orgId}::uuid, ${part}, ${after}, ${limit}, ${withPrivate}, ${head}) AS r`,
       );
     },
@@ -128,27 +122,27 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
       return one(sql`SELECT cairn_admin_import_begin(${orgId}::uuid, ${name}, ${chainId}::uuid) AS r`);
     },
     importRows(orgId, part, rows) {
-      return one(sql`SELECT cairn_admin_import_rows(${orgId}::uuid, ${part}, ${JSON.stringify(rows)}::jsonb) AS r`);
+      return bulk(sql`SELECT cairn_admin_import_rows(${orgId}::uuid, ${part}, ${JSON.stringify(rows)}::jsonb) AS r`);
     },
     importEnd(orgId, head, abort) {
-      return one(sql`SELECT cairn_admin_import_end(${orgId}::uuid, ${JSON.stringify(head)}::jsonb, ${abort}) AS r`);
+      return bulk(sql`SELECT cairn_admin_import_end(${orgId}::uuid, ${JSON.stringify(head)}::jsonb, ${abort}) AS r`);
     },
     addUser(orgId, userId, email, passwordHash) {
       return one(sql`SELECT cairn_admin_add_user(${orgId}::uuid, ${userId}::uuid, ${email}, ${passwordHash}) AS r`);
     },
     setupOrg: () => one<string | null>(sql`SELECT cairn_admin_setup_org() AS r`),
     async unembedded(orgId, model, afterId, limit) {
-      const entries = await one<Entry[]>(
+      const entries = await bulk<Entry[]>(
         sql`SELECT cairn_admin_unembedded(${orgId}::uuid, ${model}, ${afterId}::uuid, ${limit}) AS r`,
       );
       return entries.map((e) => withIsoTimes(e));
     },
     putVectors(orgId, model, items) {
-      return one<number>(
+      return bulk<number>(
         sql`SELECT cairn_admin_put_vectors(${orgId}::uuid, ${model}, ${JSON.stringify(items)}::jsonb) AS r`,
       );
     },
-    blobKeys: (orgId) => one(sql`SELECT cairn_admin_blob_keys(${orgId}::uuid) AS r`),
+    blobKeys: (orgId) => bulk(sql`SELECT cairn_admin_blob_keys(${orgId}::uuid) AS r`),
     async plans() {
       return (await one<ServicePlan[]>(sql`SELECT cairn_admin_plans() AS r`)).map((p) => withIsoTimes(p));
     },
@@ -333,66 +327,10 @@ export function createPgStore(execute: Execute, close: () => Promise<void>): Sto
     },
     admin,
     async ping() {
-      await one(sql`SELECT 1 AS r`);
+      await one(sql`SELECT 1 AS r`, 'health');
     },
     close,
   };
 }
 
-const UUID_SYNTAX = '22P02';
-/** numeric_value_out_of_range: a number past its column's type. */
-const OUT_OF_RANGE = '22003';
-
-/** Maps the SQLSTATE codes raised by the SQL functions to domain errors. */
-export function mapDbError(err: unknown): Error {
-  if (err instanceof CairnError) return err;
-  const e = findPgError(err);
-  const message = e?.message ?? 'database error';
-  switch (e?.code) {
-    case 'CN401':
-      return new Unauthorized();
-    case 'CN403':
-      return new Forbidden(message);
-    case 'CN404':
-      return new NotFound(message);
-    case 'CN409':
-      return new Conflict(message);
-    case 'CN413':
-      return new LimitExceeded(message, 413);
-    case 'CN503':
-      return new Unavailable(message);
-    case 'CN429':
-      return new TooManyRequests(message, JSON.parse(e?.detail ?? '{}') as LimitInfo);
-    case 'CN422': {
-      const field = /^(\w+):/.exec(message)?.[1] ?? 'arguments';
-      return new Invalid(field, message.replace(/^\w+:\s*/, ''));
-    }
-    case UUID_SYNTAX:
-      return new Invalid('id', 'not a valid id');
-    case OUT_OF_RANGE:
-      // a whole number the schema allows but the database does not store (versions are 32-bit)
-      return new Invalid('arguments', 'a number is too large: versions and counts go up to 2147483647');
-  }
-  if (!e?.code || /^(08|57P|53)/.test(e.code)) return new Unavailable();
-  // what gets logged: never the statement's parameters (keys, emails, password hashes), which the
-  // driver's error carries, nor values the database quotes in its message or detail
-  const where = e.where?.split('\n').find((line) => line.startsWith('PL/pgSQL function'));
-  return new Error(`database error ${e.code}: ${e.message.replace(/"[^"]*"/g, '"…"')}${where ? ` (${where})` : ''}`);
-}
-
-function findPgError(err: unknown): { code?: string; message: string; detail?: string; where?: string } | undefined {
-  let cur: unknown = err;
-  for (let depth = 0; cur && depth < 5; depth++) {
-    const c = cur as { code?: unknown; message?: unknown; detail?: unknown; cause?: unknown };
-    if (typeof c.code === 'string' && /^[0-9A-Z]{5}$/.test(c.code)) {
-      return {
-        code: c.code,
-        message: String(c.message ?? ''),
-        detail: typeof c.detail === 'string' ? c.detail : undefined,
-        where: typeof (c as { where?: unknown }).where === 'string' ? (c as { where: string }).where : undefined,
-      };
-    }
-    cur = c.cause;
-  }
-  return undefined;
-}
+export { mapDbError } from './db-errors';
