@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { adminActions } from './admin';
 import { type Config, parseConfig } from './config';
 import { planInput } from './domain/limits';
+import { count } from './domain/words';
 import { createEmbedder } from './embeddings/index';
 import { findLocalAdmin } from './local-admin';
 import { openStoreFor } from './node';
@@ -279,7 +280,7 @@ function printHuman(result: unknown) {
     const f = r.functions as string[];
     console.log(
       m.length || f.length
-        ? `Migrated: ${m.length} versioned migration(s)${m.length ? ` (${m.join(', ')})` : ''}, ${f.length} function file(s).`
+        ? `Migrated: ${count(m.length, 'versioned migration')}${m.length ? ` (${m.join(', ')})` : ''}, ${count(f.length, 'function file')}.`
         : 'The database was up to date: nothing to apply.',
     );
     if (typeof r.semantic_recall === 'string') console.log(`Semantic recall: ${r.semantic_recall}.`);
@@ -289,7 +290,7 @@ function printHuman(result: unknown) {
       : '';
     console.log(
       r.ok
-        ? `Ledger verified: ${r.events} events${sealed}, chain intact.`
+        ? `Ledger verified: ${count(r.events as number, 'event')}${sealed}, chain intact.`
         : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
     );
   } else if (r.exported) {

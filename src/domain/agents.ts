@@ -56,6 +56,9 @@ function describe(ch: string): string {
  * separators anywhere (a soft hyphen or a zero width space would make a second agent that reads
  * as the first), and U+FFFD, saying which and where. `field` names the input in the error.
  */
+/** The agent a call acts as when it names none (no X-Svc-Agent, an unbound key): one shared identity. */
+export const DEFAULT_AGENT = 'default';
+
 export function agentName(raw: string | null | undefined, field: string): string | null {
   if (raw == null) return null;
   if (!raw.isWellFormed()) throw new Invalid(field, 'must be well-formed Unicode text (it holds a lone surrogate)');

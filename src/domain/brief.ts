@@ -12,6 +12,7 @@ import type { BriefEntry, BriefFullRow, BriefRow, BriefSection } from './operati
 import type { Entry } from './schemas';
 import { clip, nextText, planSummary } from './summary';
 import { isoTime } from './types';
+import { count } from './words';
 
 export interface BriefCandidate {
   section: BriefSection;
@@ -284,7 +285,7 @@ function evictOldest(): void {
 export function briefHeader(project: string | null, shown: number, leftOut: number): string {
   const of = project ? `project ${project} (with org-wide entries)` : 'the org';
   const more = leftOut > 0 ? ` ${leftOut} more left out: recall finds them.` : '';
-  return `Brief for ${of}: ${shown} entries.${more}`;
+  return `Brief for ${of}: ${count(shown, 'entry', 'entries')}.${more}`;
 }
 
 export function packBrief(candidates: BriefCandidate[], budget: number, project: string | null): Brief {

@@ -1,11 +1,9 @@
 /** The caller of a request, from its headers: key (by hash), agent identity, project header. */
 import { hashKey, KEY_RE } from '../auth/keys';
 import { accessTokenClient, accessTokenHash } from '../auth/oauth-tokens';
-import { agentName } from '../domain/agents';
+import { agentName, DEFAULT_AGENT } from '../domain/agents';
 import { Unauthorized } from '../domain/errors';
 import type { Caller } from '../mcp/tool';
-
-export const DEFAULT_AGENT = 'default';
 
 /** A request header by its lower-case name (a web `Headers`, or Node's parsed headers). */
 export type HeaderOf = (name: string) => string | null | undefined;

@@ -32,6 +32,25 @@ describe.each(TARGETS)('agent-bound keys on %s', (db) => {
     await t?.close();
   });
 
+  it("says on every write when an unbound key named no agent: the write is the shared default agent's", async () => {
+    const anonymous = await connect('v2', t.mcpUrl, { key: orgKey }); // no X-Svc-Agent
+    try {
+      const note =
+        'Note: written as the shared agent "default", since the call named no agent; send the X-Svc-Agent header';
+      const wrote = [
+        await anonymous.call('remember', { content: 'the build cache lives in /var/cache/ci' }),
+        await anonymous.call('plan', { title: 'rotate the CI runners', steps: [{ text: 'drain' }] }),
+        await anonymous.call('artifact_put', { name: 'runners.txt', content: 'r1 r2' }),
+      ];
+      for (const r of wrote) expect(r.text).toContain(note);
+      // a bound key without a header is its agent, and a named agent is itself: no note
+      const bound = await alice.call('remember', { content: 'alice: the runners drain at noon' });
+      expect(bound.text).not.toContain('shared agent');
+    } finally {
+      await anonymous.close();
+    }
+  });
+
   it('acts as its agent without a header, and says so', async () => {
     const note = await alice.call('note', { content: 'alice private: the staging password rotates on Fridays' });
     expect(note.isError, note.text).toBe(false);

@@ -4,7 +4,7 @@ import { Invalid } from '../../domain/errors';
 import { artifactPutInput } from '../../domain/operations';
 import { artifactOut, projectOut } from '../../domain/schemas';
 import { defineTool, projectFields, WRITE } from '../tool';
-import { where, withNotice } from './render';
+import { where, withNotice, writeNotice } from './render';
 
 export const artifactPut = defineTool({
   name: 'artifact_put',
@@ -33,7 +33,7 @@ export const artifactPut = defineTool({
     const p = projectFields(ctx.project, r.project);
     const a = r.artifact;
     const text = `Stored artifact "${a.name}" version ${a.version}, ${a.size} bytes, ${a.content_type} (${where(a)}; id ${a.id}).`;
-    return { structured: { artifact: a, ...p }, text: withNotice(text, p.notice) };
+    return { structured: { artifact: a, ...p }, text: withNotice(text, writeNotice(ctx, p.notice, a.agent)) };
   },
 });
 

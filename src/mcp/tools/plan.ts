@@ -3,7 +3,7 @@ import { planInput } from '../../domain/operations';
 import { entryOut, projectOut } from '../../domain/schemas';
 import { nextText, summarise } from '../../domain/summary';
 import { defineTool, projectFields, WRITE } from '../tool';
-import { where, withNotice } from './render';
+import { where, withNotice, writeNotice } from './render';
 
 export const plan = defineTool({
   name: 'plan',
@@ -24,7 +24,10 @@ export const plan = defineTool({
     const next = s.plan ? nextText(s.plan) : '';
     return {
       structured: { entry: e, ...p },
-      text: withNotice(`${head}: ${e.title} [${e.status}] (${where(e)}).${progress}${next}`, p.notice),
+      text: withNotice(
+        `${head}: ${e.title} [${e.status}] (${where(e)}).${progress}${next}`,
+        writeNotice(ctx, p.notice, e.agent),
+      ),
     };
   },
 });

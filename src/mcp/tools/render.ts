@@ -1,7 +1,8 @@
 /** Short text renderings of results for the model; the structured content carries everything. */
-import { nameText } from '../../domain/agents';
+import { DEFAULT_AGENT, nameText } from '../../domain/agents';
 import type { Entry } from '../../domain/schemas';
 import { nextText, summarise } from '../../domain/summary';
+import type { ToolContext } from '../tool';
 
 export function where(e: { scope: string; project: string | null }): string {
   return e.project ? `${e.scope} scope, project ${e.project}` : `${e.scope} scope`;
@@ -32,4 +33,16 @@ export function entryLine(e: Entry, placeOf: (id: string) => number | undefined 
 
 export function withNotice(text: string, notice: string | undefined): string {
   return notice ? `${text}\nNote: ${notice}` : text;
+}
+
+/**
+ * A write's notes: the project's, and that it was attributed to the shared `default` agent when
+ * the call named no agent (no X-Svc-Agent, an unbound key) — every such client writes as one.
+ */
+export function writeNotice(ctx: ToolContext, notice: string | undefined, author: string): string | undefined {
+  const shared =
+    ctx.caller.agentSource === 'default' && author === DEFAULT_AGENT
+      ? `written as the shared agent "${DEFAULT_AGENT}", since the call named no agent; send the X-Svc-Agent header with your own name so your writes are yours (and your private notes only yours)`
+      : undefined;
+  return [notice, shared].filter(Boolean).join('\nNote: ') || undefined;
 }

@@ -3,6 +3,7 @@ import { mixedMark, nameText } from '../../domain/agents';
 import type { SpaceFound } from '../../domain/operations';
 import type { LedgerEvent } from '../../domain/schemas';
 import { clip, summarise } from '../../domain/summary';
+import { count } from '../../domain/words';
 
 export interface SpaceView extends SpaceFound {
   view: string;
@@ -46,14 +47,18 @@ export function spaceText(r: SpaceView): string {
     }
     case 'projects': {
       const ps = r.projects ?? [];
-      return [who, `${ps.length} project(s):`, ...ps.map((p) => `- ${p.project} (${p.entries} entries)`)].join('\n');
+      return [
+        who,
+        `${count(ps.length, 'project')}:`,
+        ...ps.map((p) => `- ${p.project} (${count(p.entries, 'entry', 'entries')})`),
+      ].join('\n');
     }
     case 'agents': {
       const as = r.agents ?? [];
       return [
         who,
-        `${as.length} agent(s):`,
-        ...as.map((a) => `- ${nameText(a.agent)}: ${a.events} events, last ${when(a.last_at)}`),
+        `${count(as.length, 'agent')}:`,
+        ...as.map((a) => `- ${nameText(a.agent)}: ${count(a.events, 'event')}, last ${when(a.last_at)}`),
       ].join('\n');
     }
     default:

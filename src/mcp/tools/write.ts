@@ -2,7 +2,7 @@
 import type { WriteTool } from '../../domain/memory';
 import type { WriteArgs } from '../../domain/operations';
 import { projectFields, type ToolContext } from '../tool';
-import { where, withNotice } from './render';
+import { where, withNotice, writeNotice } from './render';
 
 export async function writeEntry(
   tool: WriteTool,
@@ -17,5 +17,5 @@ export async function writeEntry(
   const text = r.deduplicated
     ? `Already remembered as ${e.id} (${where(e)}); nothing new was stored.`
     : `${verb} ${e.id} (${where(e)}).${e.supersedes ? ' It replaces the entry named in supersedes, which now leaves default recall.' : ''}`;
-  return { entry: e, deduplicated: r.deduplicated, ...p, text: withNotice(text, p.notice) };
+  return { entry: e, deduplicated: r.deduplicated, ...p, text: withNotice(text, writeNotice(ctx, p.notice, e.agent)) };
 }
