@@ -1,9 +1,12 @@
--- Whether an anchored entry may be stale, for the statement's reader: the newest entry of its
--- project (shared, or the reader's own private one: another agent's private entries change
--- nothing a reader sees), written after the entry was (or was last confirmed: written again,
--- deduplicated), anchored to an overlapping path — one of them contains the other. Returns
--- {paths (the entry's paths that overlap), since, by, entry} or NULL. Index look-ups on postings
--- (cairn_path_keys), a few per path.
+-- Whether an anchored memory or decision may be stale, for the statement's reader: the newest
+-- entry of the same kind (a memory after a memory, a decision after a decision) in its project
+-- (shared, or the reader's own private one: another agent's private entries change nothing a
+-- reader sees), written after the entry was (or was last confirmed: written again, deduplicated)
+-- and by the time the read is as of (cairn_as_of), not expired, anchored to an overlapping path —
+-- one of them contains the other. Observations, notes and plans never make another entry stale
+-- nor are marked: a test result or a scratch note contradicts no convention. Returns {paths (the
+-- entry's paths that overlap), since, by, entry, says (the newer entry's first words)} or NULL.
+-- Index look-ups on postings (cairn_path_keys), a few per path.
 CREATE OR REPLACE FUNCTION public.cairn_entry_stale(e entries)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -20,7 +23,7 @@ DECLARE
 BEGIN
   -- most entries have no anchors: nothing to look up (an empty key list would still walk the
   -- project's postings)
-  IF e.paths IS NULL OR cardinality(e.paths) = 0 THEN
+  IF e.paths IS NULL OR cardinality(e.paths) = 0 OR e.kind NOT IN ('memory', 'decision') THEN
     RETURN NULL;
   END IF;
   v_mine := cairn_posting_key('agent', e.project, v_reader);
@@ -31,7 +34,10 @@ BEGIN
       AND k.project IN (coalesce(e.project, ''),
                         v_mine)
       AND k.entry_id <> e.id
+      AND x.kind = e.kind
       AND x.created_at > coalesce(e.confirmed_at, e.created_at)
+      AND x.created_at <= cairn_as_of()
+      AND (x.expires_at IS NULL OR x.expires_at > now())
     ORDER BY x.created_at DESC LIMIT 1;
   IF n.id IS NULL THEN
     RETURN NULL;
@@ -40,5 +46,6 @@ BEGIN
     'paths', (SELECT to_jsonb(array_agg(q ORDER BY q)) FROM unnest(e.paths) AS q
               WHERE EXISTS (SELECT 1 FROM unnest(n.paths) AS p
                             WHERE p = q OR starts_with(p, q || '/') OR starts_with(q, p || '/'))),
-    'since', to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', n.agent, 'entry', n.id);
+    'since', to_char(n.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'by', n.agent, 'entry', n.id,
+    'says', left(regexp_replace(n.content, '\s+', ' ', 'g'), 80));
 END $function$;

@@ -1,9 +1,9 @@
 /** @jsxImportSource hono/jsx */
 /**
  * What ties an entry to code (docs/design.md, "Anchors"): the files or folders it is about, each a
- * link to the Memory page filtered by it, its commit, and — when a newer entry of its project
- * touched one of those paths — a "may be stale" mark in words (a badge with text, not a colour),
- * naming the paths, the newer entry (linked), its agent and its day.
+ * link to the Memory page filtered by it, its commit, and — when a newer entry of its kind in its
+ * project is anchored to one of those paths — a "may be stale" mark in words (a badge with text,
+ * not a colour), naming the paths, the newer entry (its first words, linked), its agent and day.
  */
 import type { Entry } from '../domain/schemas';
 import { AgentName } from './agent-name';
@@ -54,7 +54,7 @@ export function AnchorsLine({ entry: e }: { entry: Entry }) {
 }
 
 /**
- * "may be stale: <paths> changed in <newer entry> by <agent> on <day>", or nothing while fresh;
+ * "may be stale: <paths> have a newer <kind>: <its first words> — <agent>, <day>", or nothing while fresh;
  * `boxed`: set apart in a warning box (an entry's own page).
  */
 export function StaleMark({ entry: e, boxed }: { entry: Entry; boxed?: boolean }) {
@@ -70,7 +70,7 @@ export function StaleMark({ entry: e, boxed }: { entry: Entry; boxed?: boolean }
           <code>{path}</code>
         </>
       ))}{' '}
-      changed in <a href={`/dashboard/memory/${s.entry}`}>{s.entry}</a> by <AgentName name={s.by} /> on{' '}
+      have a newer {e.kind}: <a href={`/dashboard/memory/${s.entry}`}>{s.says}</a> — <AgentName name={s.by} />,{' '}
       <time datetime={s.since}>{s.since.slice(0, 10)}</time>
     </p>
   );

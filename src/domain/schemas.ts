@@ -155,7 +155,9 @@ export const entryOut = z.object({
   paths: z.array(z.string()).nullable(),
   commit: nullableText,
   /** A newer entry of the project touched one of its paths: it may no longer hold. */
-  stale: z.object({ paths: z.array(z.string()), since: z.string(), by: z.string(), entry: z.string() }).nullable(),
+  stale: z
+    .object({ paths: z.array(z.string()), since: z.string(), by: z.string(), entry: z.string(), says: z.string() })
+    .nullable(),
 });
 
 export const artifactOut = z.object({

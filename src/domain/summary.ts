@@ -21,7 +21,7 @@ export interface EntrySummary {
   plan?: { status: string; open: string[]; more: number; done: number; total: number };
   /** The project's short name (the last part of its canonical id), or "org-wide". */
   where: string;
-  /** Why it may no longer hold: which of its paths a newer entry changed, in which, by whom, when. */
+  /** Why it may no longer hold: a newer entry of its kind on its paths, what it says, by whom, when. */
   stale?: string;
 }
 
@@ -142,7 +142,8 @@ export function summarise(e: Summarised, now = Date.now()): EntrySummary {
   if (e.rationale) out.why = clip(e.rationale, WHY);
   if (e.source) out.source = clip(e.source, WHY);
   if (e.stale) {
-    out.stale = `may be stale: ${e.stale.paths.join(', ')} changed in ${e.stale.entry} by ${nameText(e.stale.by)} on ${e.stale.since.slice(0, 10)}`;
+    const s = e.stale;
+    out.stale = `may be stale: a newer ${e.kind} on ${s.paths.join(', ')}: "${clip(s.says, 60)}" — ${nameText(s.by)}, ${s.since.slice(0, 10)}, id ${s.entry}`;
   }
   if (e.kind === 'plan') out.plan = planSummary(e, now);
   return out;

@@ -215,7 +215,7 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     );
     const babbage = await connect('v2', t.mcpUrl, { key: secret, agent: 'babbage', project: '/work/engine' });
     const changed = idOf(
-      await babbage.call('observe', { content: 'The mill now carries in a second turn.', paths: ['mill'] }),
+      await babbage.call('remember', { content: 'The mill now carries in a second turn.', paths: ['mill'] }),
     );
     await menabrea.close();
     await babbage.close();
@@ -226,12 +226,17 @@ describe.runIf(existsSync(CHROMIUM) || process.env.CI)('dashboard in Chromium', 
     const stale = page.locator('main ol .stale');
     await expect
       .poll(() => stale.textContent())
-      .toMatch(new RegExp(`^may be stale: mill/adder\\.rs changed in ${changed} by babbage on \\d{4}-\\d\\d-\\d\\d$`));
+      .toMatch(
+        /^may be stale: mill\/adder\.rs have a newer memory: The mill now carries in a second turn\. — babbage, \d{4}-\d\d-\d\d$/,
+      );
     expect(await page.locator('main ol > li').count()).toBe(2);
     expect(await page.locator('main ol').textContent()).toContain('commit c0ffee1');
     await shot('05f-memory-stale');
     await page.getByRole('link', { name: 'The mill adds in one turn.' }).click();
-    await expect.poll(() => page.locator('main .stale').textContent()).toContain(`changed in ${changed} by babbage`);
+    await expect
+      .poll(() => page.locator('main .stale').textContent())
+      .toContain('have a newer memory: The mill now carries in a second turn. — babbage');
+    expect(await page.locator('main .stale a').getAttribute('href')).toBe(`/dashboard/memory/${changed}`);
     expect(page.url()).toContain(anchored);
     await shot('05g-entry-stale');
     await page.goto(`${t.url}/dashboard/memory?path=..%2Fmill`);

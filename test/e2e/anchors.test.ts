@@ -13,7 +13,7 @@ interface Hit {
   content: string;
   paths: string[] | null;
   commit: string | null;
-  stale: { paths: string[]; since: string; by: string; entry: string } | null;
+  stale: { paths: string[]; since: string; by: string; entry: string; says: string } | null;
 }
 interface Result {
   isError?: boolean;
@@ -57,20 +57,36 @@ describe.each(DB_KINDS)('anchors on %s', (db) => {
       content: 'Invoices are rendered as PDF',
       paths: ['src/invoices'],
     });
-    // bob changes the folder: alice's entry about a file in it may no longer hold
-    const newer = await call('bob', 'observe', {
+    // an observation on the file contradicts no memory: a passing test marks nothing
+    await call('bob', 'observe', { content: 'Fixed: the order tests pass again', paths: ['src/orders/service.ts'] });
+    await call('bob', 'decide', {
+      content: 'Price in integer cents',
+      rationale: 'no float rounding',
+      paths: ['src/orders/service.ts'],
+    });
+    const between = new Date().toISOString();
+    const unmarked = await call('carol', 'recall', { query: '', paths: ['src/orders/service.ts'] });
+    expect(unmarked.structuredContent.hits.map((h) => h.stale)).toEqual([null, null, null]);
+    await new Promise((r) => setTimeout(r, 5));
+    // bob writes a newer memory on the folder: alice's memory about a file in it may no longer hold
+    const newer = await call('bob', 'remember', {
       content: 'Orders are now priced by the pricing worker, not the service',
       paths: ['src/orders/'],
     });
     const newerId = newer.structuredContent.entry.id;
+    // read as of before it, the memory was not yet marked
+    const then = await call('carol', 'recall', { query: '', paths: ['src/orders/service.ts'], as_of: between });
+    expect(then.structuredContent.hits.find((h) => h.id === old.structuredContent.entry.id)?.stale).toBeNull();
 
     // what do we know about the file I am about to change? the entry on it and the one on its folder
-    const about = await call('carol', 'recall', { query: '', paths: ['src/orders/service.ts'] });
+    const about = await call('carol', 'recall', { query: '', paths: ['src/orders/service.ts'], kinds: ['memory'] });
     expect(about.structuredContent.hits.map((h) => h.id)).toEqual([newerId, old.structuredContent.entry.id]);
     const marked = about.structuredContent.hits[1] as Hit;
     expect(marked.stale).toMatchObject({ paths: ['src/orders/service.ts'], by: 'bob', entry: newerId });
     expect(text(about)).toMatch(
-      new RegExp(`may be stale: src/orders/service\\.ts changed in ${newerId} by bob on \\d{4}-\\d\\d-\\d\\d`),
+      new RegExp(
+        `may be stale: a newer memory on src/orders/service\\.ts: "Orders are now priced by the pricing worker, not the service" — bob, \\d{4}-\\d\\d-\\d\\d, id ${newerId}`,
+      ),
     );
     expect(about.structuredContent.hits.map((h) => h.id)).not.toContain(elsewhere.structuredContent.entry.id);
 
@@ -93,7 +109,11 @@ describe.each(DB_KINDS)('anchors on %s', (db) => {
       content: 'The cache key has the tenant id',
       paths: ['src/cache.ts'],
     });
-    await call('bob', 'note', { content: 'private: trying a new cache key', paths: ['src/cache.ts'] });
+    await call('bob', 'remember', {
+      content: 'private: trying a new cache key',
+      paths: ['src/cache.ts'],
+      scope: 'agent',
+    });
     const seen = await call('carol', 'recall', { query: '', paths: ['src/cache.ts'] });
     expect(seen.structuredContent.hits).toEqual([
       expect.objectContaining({ id: shared.structuredContent.entry.id, stale: null }),

@@ -406,7 +406,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
       await alice.call('remember', { content: 'Invoices are rendered as PDF.', paths: ['src/invoices'] });
       await alice.call('remember', { content: 'Lunch is at noon.' });
       newer = idOf(
-        await bob.call('observe', {
+        await bob.call('remember', {
           content: 'Orders are now priced by the pricing worker.',
           paths: ['src/orders/'],
         }),
@@ -435,7 +435,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     expect(hits).toMatch(
       new RegExp(
         `<p class="stale"><span class="badge warning">may be stale</span><span class="visually-hidden">:</span> ` +
-          `<code>src/orders/service.ts</code> changed in <a href="/dashboard/memory/${newer}">${newer}</a> by bob on ` +
+          `<code>src/orders/service.ts</code> have a newer memory: <a href="/dashboard/memory/${newer}">Orders are now priced by the pricing worker.</a> — bob, ` +
           `<time datetime="${today}T[^"]+">${today}</time></p>`,
       ),
     );
@@ -453,7 +453,9 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     // the entry's page: the mark, its paths and its commit
     const page = (await b.get(`/dashboard/memory/${old}`)).html;
     expect(page).toContain('<p class="stale warn"><span class="badge warning">may be stale</span>');
-    expect(page).toContain(`changed in <a href="/dashboard/memory/${newer}">${newer}</a> by bob on`);
+    expect(page).toContain(
+      `have a newer memory: <a href="/dashboard/memory/${newer}">Orders are now priced by the pricing worker.</a> — bob,`,
+    );
     expect(page).toMatch(
       /<dt>Path<\/dt><dd><a class="path" href="\/dashboard\/memory\?path=src%2Forders%2Fservice.ts">/,
     );
@@ -598,7 +600,7 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
         { agent: address, op: 'remember', actor_kind: 'agent' },
         { agent: address, op: 'key.create', actor_kind: 'member' },
       ]);
-      expect(ledger.text).toMatch(new RegExp(`^#3 \\S+ \\S+ ${address} \\(member\\) forget ${id}$`, 'm'));
+      expect(ledger.text).toMatch(new RegExp(`^#3 \\S+ \\S+ ${address} \\(member\\) forget ${id}: stale$`, 'm'));
       expect(ledger.text).toMatch(new RegExp(`^#2 \\S+ \\S+ ${address} remember ${id}$`, 'm'));
       // the agent's own events only, by the agent filter and in the agents view
       const own = await mimic.call('space', { view: 'ledger', agent: address });
