@@ -295,12 +295,12 @@ function printHuman(result: unknown) {
     const sealed = r.sealed
       ? ` (${r.sealed} of them private, sealed: their links checked, their content not in the export)`
       : '';
-    const entry = r.entry as { id: string; line: number; problem: string } | undefined;
+    const entry = r.entry as { part: string; id: string; line: number; problem: string } | undefined;
     console.log(
       r.ok
         ? `Ledger verified: ${r.events} events${sealed}, chain intact.`
         : entry
-          ? `Export BROKEN: entry ${entry.id} (line ${entry.line}): ${entry.problem}. The chain's ${r.events} events hold, but the file was changed.`
+          ? `Export BROKEN: ${entry.part} ${entry.id} (line ${entry.line}): ${entry.problem}. The chain's ${r.events} events hold, but the file was changed.`
           : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
     );
   } else if (r.exported) {

@@ -153,6 +153,7 @@ interface Written {
 
 /** Where an export's rows and its events disagree: the entry (or artifact), its line, and how. */
 export interface RowMismatch {
+  part: 'entry' | 'artifact';
   id: string;
   line: number;
   problem: string;
@@ -174,6 +175,15 @@ export class WriteCheck {
 
   artifact(line: number, row: Row): void {
     this.add(line, row, 'artifact', String(row.sha256), 1);
+  }
+
+  /** Why a plan's kept version does not belong to a plan of the file, or undefined. */
+  version(row: Row): string | undefined {
+    const plan = this.rows.get(String(row.entry_id));
+    if (plan?.kind !== 'plan') return `entry_id: ${row.entry_id} is no plan of the file`;
+    if (Number(row.version) >= plan.version)
+      return `version: the plan is at version ${plan.version}; a kept version is older`;
+    return undefined;
   }
 
   private add(line: number, row: Row, k: string, hash: string, version: number): Written {
@@ -233,7 +243,7 @@ export class WriteCheck {
               : w.kind === 'plan' && w.version !== w.updates + 1
                 ? `it is at version ${w.version} but the ledger wrote it ${w.updates + 1} times`
                 : undefined);
-      if (problem) return { id: rowId, line: w.line, problem };
+      if (problem) return { part: w.kind === 'artifact' ? 'artifact' : 'entry', id: rowId, line: w.line, problem };
     }
     return undefined;
   }

@@ -152,7 +152,9 @@ class ExportReader {
     this.part = at;
     const part = type as ExportPart;
     const { content_base64, ...fields } = row;
-    const problem = rowProblem(part, part === 'artifact' ? fields : row);
+    const problem =
+      rowProblem(part, part === 'artifact' ? fields : row) ??
+      (part === 'version' ? this.writes.version(row) : undefined);
     if (problem) throw this.fail(`(${part}${row.id ? ` ${row.id}` : ''}): ${problem}`);
     if (part === 'entry') await this.writes.entry(this.n, row);
     if (part === 'artifact') this.writes.artifact(this.n, row);
@@ -267,7 +269,7 @@ export async function importExport(
     const head = reader.end?.head as { seq: number; hash: string };
     const bad = reader.writes.mismatch();
     if (bad) {
-      throw new Invalid('file', `line ${bad.line} (entry ${bad.id}): ${bad.problem}; the file was changed`);
+      throw new Invalid('file', `line ${bad.line} (${bad.part} ${bad.id}): ${bad.problem}; the file was changed`);
     }
     if (opts.expectHead && head?.hash !== opts.expectHead) {
       throw new Invalid(
@@ -290,7 +292,10 @@ export async function importExport(
 async function artifactBytes(meta: Row, base64: unknown, reader: ExportReader): Promise<Uint8Array> {
   let bytes: Uint8Array;
   try {
-    bytes = Uint8Array.from(atob(String(base64)), (c) => c.charCodeAt(0));
+    // a loop, not Uint8Array.from with a callback: 0.1 s for 5 MiB, not 4 s holding every request
+    const binary = atob(String(base64));
+    bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   } catch {
     throw reader.fail(`(artifact ${meta.id}): content_base64 is not base64`);
   }
