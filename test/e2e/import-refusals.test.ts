@@ -190,6 +190,16 @@ describe.each(DB_KINDS)('an import into %s checks every row before it keeps any'
     expect(await orgIds()).toContain(target);
   });
 
+  it('undoes an import that was cut off (import --abort), the org it made included', async () => {
+    const before = await orgIds();
+    const target = uuidv7();
+    await to.store.admin.importBegin(target, 'cut off', target); // as a process killed part way leaves it
+    expect(await orgIds()).toContain(target);
+    const res = await fetch(`${to.url}/admin/orgs/${target}/import?abort=true`, { method: 'POST', headers: auth });
+    expect(res.status).toBe(200);
+    expect(await orgIds()).toEqual(before);
+  });
+
   it('refuses a line over the limit by its number, without reading it whole', async () => {
     const long = craft(lines, isMemory, (o) => ({ ...o, content: 'x'.repeat(9 << 20) }));
     const at = long.findIndex((l) => l.length > 1 << 20) + 1;
