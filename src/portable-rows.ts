@@ -1,12 +1,10 @@
 /**
  * What an import trusts of an export's rows (docs/design.md, "Export and import"): nothing it has
  * not checked. Each row is held to the rules the tools apply to what they store (the same zod
- * pieces, src/domain/schemas.ts); each entry and artifact to the ledger events that wrote it —
- * its id, kind, author and project to the event that made it, its content to the content hash of
- * the last event that wrote it — so a row edited, renamed or made up is refused, by line and id.
+ * pieces, src/domain/schemas.ts); each entry and artifact to the ledger events that wrote it in
+ * ./portable-writes.ts.
  */
 import { z } from 'zod';
-import { sha256Hex } from './domain/crypto';
 import { MAX_CONTENT } from './domain/limits';
 import { artifactPutInput, planInput } from './domain/operations';
 import { PLAN_STATUSES, STEP_STATUSES } from './domain/plans';
@@ -125,126 +123,4 @@ function planProblem(row: Row): string | undefined {
     return "content: a plan's content is its title and steps, and these differ";
   }
   return undefined;
-}
-
-/** Ledger ops that make an entry, and the kind each makes. */
-const MAKES: Record<string, string> = {
-  remember: 'memory',
-  observe: 'observation',
-  decide: 'decision',
-  note: 'note',
-  'plan.create': 'plan',
-  artifact_put: 'artifact',
-};
-
-interface Written {
-  line: number;
-  kind: string;
-  agent: string;
-  project: string | null;
-  sha: string;
-  version: number;
-  made?: number;
-  problem?: string;
-  last?: { seq: number; sha: string | null };
-  updates: number;
-  forgotten?: number;
-}
-
-/** Where an export's rows and its events disagree: the entry (or artifact), its line, and how. */
-export interface RowMismatch {
-  part: 'entry' | 'artifact';
-  id: string;
-  line: number;
-  problem: string;
-}
-
-/**
- * Holds each entry and artifact of an export (its id, kind, author, project and content hash:
- * some 300 bytes each) until the events have been read, then says the first that no event
- * accounts for.
- */
-export class WriteCheck {
-  private rows = new Map<string, Written>();
-
-  async entry(line: number, row: Row): Promise<void> {
-    const hash = await sha256Hex(String(row.content));
-    const w = this.add(line, row, String(row.kind), hash, Number(row.version));
-    if (row.content_sha256 !== hash) w.problem = 'its content_sha256 is not the hash of its content';
-  }
-
-  artifact(line: number, row: Row): void {
-    this.add(line, row, 'artifact', String(row.sha256), 1);
-  }
-
-  /** Why a plan's kept version does not belong to a plan of the file, or undefined. */
-  version(row: Row): string | undefined {
-    const plan = this.rows.get(String(row.entry_id));
-    if (plan?.kind !== 'plan') return `entry_id: ${row.entry_id} is no plan of the file`;
-    if (Number(row.version) >= plan.version)
-      return `version: the plan is at version ${plan.version}; a kept version is older`;
-    return undefined;
-  }
-
-  private add(line: number, row: Row, k: string, hash: string, version: number): Written {
-    const w: Written = {
-      line,
-      kind: k,
-      agent: String(row.agent),
-      project: (row.project as string | null) ?? null,
-      sha: hash,
-      version,
-      updates: 0,
-    };
-    if (this.rows.has(String(row.id))) w.problem = 'its id is held by an earlier row too';
-    this.rows.set(String(row.id), w);
-    return w;
-  }
-
-  event(e: Row): void {
-    const w = typeof e.entry_id === 'string' ? this.rows.get(e.entry_id) : undefined;
-    if (!w || e.sealed === true) return;
-    const seq = Number(e.seq);
-    const sha = (e.content_sha256 as string | null) ?? null;
-    const op = String(e.op);
-    if (Object.hasOwn(MAKES, op)) {
-      const why =
-        w.made !== undefined
-          ? `a second event (seq ${seq}) says it made it`
-          : MAKES[op] !== w.kind
-            ? `its kind is ${w.kind} but the event that made it (seq ${seq}) is ${op}`
-            : e.agent !== w.agent
-              ? `its agent is ${JSON.stringify(w.agent)} but the event that made it (seq ${seq}) names ${JSON.stringify(e.agent)}`
-              : ((e.project as string | null) ?? null) !== w.project
-                ? `its project is ${JSON.stringify(w.project)} but the event that made it (seq ${seq}) says ${JSON.stringify(e.project)}`
-                : undefined;
-      w.problem ??= why;
-      w.made = seq;
-      w.last = { seq, sha };
-    } else if (op === 'plan.update' && w.kind === 'plan') {
-      w.updates++;
-      w.last = { seq, sha };
-    } else if (op === 'forget') {
-      w.forgotten = seq;
-    }
-  }
-
-  /** The first row, in file order, that the events do not account for. */
-  mismatch(): RowMismatch | undefined {
-    for (const [rowId, w] of this.rows) {
-      const problem =
-        w.problem ??
-        (w.made === undefined
-          ? 'no event of the ledger made it: its id is not one the ledger knows'
-          : w.forgotten !== undefined
-            ? `the ledger forgot it (seq ${w.forgotten})`
-            : w.last?.sha !== w.sha
-              ? `its content does not match the content hash of the last event that wrote it (seq ${w.last?.seq})`
-              : w.kind === 'plan' && w.version !== w.updates + 1
-                ? `it is at version ${w.version} but the ledger wrote it ${w.updates + 1} times`
-                : undefined);
-      if (problem) return { part: w.kind === 'artifact' ? 'artifact' : 'entry', id: rowId, line: w.line, problem };
-    }
-    return undefined;
-  }
 }

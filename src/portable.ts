@@ -12,7 +12,8 @@ import { UUID_RE } from './domain/ids';
 import { ChainCheck, type SealedEvent, type VerifiableEvent, type VerifyResult } from './domain/ledger';
 import type { BlobStore, ExportHead, ExportPart, Store } from './domain/ports';
 import { text } from './domain/schemas';
-import { type RowMismatch, rowProblem, WriteCheck } from './portable-rows';
+import { rowProblem } from './portable-rows';
+import { type RowMismatch, WriteCheck } from './portable-writes';
 
 export { linesOf, MAX_LINE_BYTES } from './lines';
 
@@ -157,8 +158,8 @@ class ExportReader {
       (part === 'version' ? this.writes.version(row) : undefined);
     if (problem) throw this.fail(`(${part}${row.id ? ` ${row.id}` : ''}): ${problem}`);
     if (part === 'entry') await this.writes.entry(this.n, row);
-    if (part === 'artifact') this.writes.artifact(this.n, row);
-    if (part === 'event') this.writes.event(row);
+    if (part === 'artifact') await this.writes.artifact(this.n, row);
+    if (part === 'event') await this.writes.event(row);
     this.counts[part]++;
     return { part, row };
   }
