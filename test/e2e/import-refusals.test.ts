@@ -120,6 +120,15 @@ describe.each(DB_KINDS)('an import into %s checks every row before it keeps any'
     expect(await refused(moved)).toMatch(new RegExp(`entry ${other}\\): no event of the ledger made it`));
   });
 
+  it('refuses an entry whose author or kind was changed, naming the event that made it', async () => {
+    const author = craft(lines, isMemory, (o) => ({ ...o, agent: 'mallory' }));
+    expect(await refused(author)).toMatch(
+      new RegExp(`entry ${memoryId}\\): its agent or project is not that of the event that made it \\(seq \\d+\\)`),
+    );
+    const kind = craft(lines, isMemory, (o) => ({ ...o, kind: 'observation' }));
+    expect(await refused(kind)).toMatch(/its kind is observation but the event that made it \(seq \d+\) is remember/);
+  });
+
   it('refuses an artifact whose id was changed, and a kept version of no plan', async () => {
     const other = uuidv7();
     const artifact = craft(
