@@ -71,8 +71,9 @@ export function adminActions(store: Store, actor: string) {
       };
     },
     /**
-     * Undoes an import that was cut off (its process stopped part way): what it stored is deleted
-     * and the org's writes resume. Bytes it had written are left for `cairn sweep`.
+     * Undoes an import that was cut off (its process stopped part way): what it stored is deleted,
+     * with the org when the import made it, else the org's writes resume. Bytes it had written are
+     * left for `cairn sweep`.
      */
     async abortImport(orgId: string) {
       await store.admin.importEnd(orgId, { seq: 0, hash: '' }, true);

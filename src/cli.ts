@@ -18,7 +18,7 @@ import { createEmbedder } from './embeddings/index';
 import { findLocalAdmin } from './local-admin';
 import { openStoreFor } from './node';
 import { directOperator, type Operator, remoteOperator } from './operator';
-import { linesOf, verifyExport } from './portable';
+import { expectedHead, linesOf, verifyExport } from './portable';
 import { serve } from './serve';
 import { createFsBlobStore } from './storage/blobs/fs';
 
@@ -35,12 +35,17 @@ const USAGE = `usage: cairn <command>
   key list --org ORG_ID [--json]
   key revoke KEY_ID [--json]
   ledger verify --org ORG_ID [--json]
-  ledger verify --file FILE [--json] verify an export offline: its chain, counts and head
+  ledger verify --file FILE [--json] verify an export offline: its chain, counts, head, rows,
+                                     and each entry against the events that wrote it
   export --org ORG_ID [--out FILE] [--private] [--json]
                                      the org as NDJSON (entries with every version, artifacts
                                      with their bytes, the ledger); --private: with the agents'
-                                     private notes (recorded in the ledger); stdout without --out
-  import FILE --org ORG_ID [--json]  load an export into an empty org (made if no org has the id)
+                                     private notes (recorded in the ledger); stdout without --out;
+                                     its ledger head (hash) is reported on stderr
+  import FILE --org ORG_ID [--expect-head HASH] [--json]
+                                     load an export into an empty org (made if no org has the
+                                     id); --expect-head: refused unless its ledger ends at HASH,
+                                     the head its export reported
   import --abort --org ORG_ID        undo an import that was cut off
   user create --org ORG_ID --email EMAIL [--json]
                                      a dashboard account owning the org; its password is
@@ -167,7 +172,7 @@ async function runOperator(command: string, args: Args, op: Operator): Promise<u
       const file = args.words[1];
       if (!file) throw new Error(`import needs the export FILE\n${USAGE}`);
       if (!existsSync(file)) throw new Error(`import: no file ${file}`);
-      return op.importFile(orgId, createReadStream(file));
+      return op.importFile(orgId, createReadStream(file), expectedHead(args.flags['expect-head'], '--expect-head'));
     }
     case 'user create':
       return op.addUser(need(args.flags, 'org'), need(args.flags, 'email'), process.env.CAIRN_USER_PASSWORD);
@@ -231,8 +236,11 @@ async function writeExport(chunks: AsyncIterable<Uint8Array | string>, out: stri
     throw err;
   }
   if (partial) renameSync(partial, out);
-  const end = JSON.parse(last.trim().split('\n').at(-1) ?? '{}') as { counts?: Record<string, number> };
-  return { ok: true, exported: end.counts ?? {}, out: out ?? null };
+  const end = JSON.parse(last.trim().split('\n').at(-1) ?? '{}') as {
+    counts?: Record<string, number>;
+    head?: { seq: number; hash: string };
+  };
+  return { ok: true, exported: end.counts ?? {}, out: out ?? null, head: end.head ?? null };
 }
 
 /** `migrate` and `embed`: the database itself, never through a server. */
@@ -288,16 +296,25 @@ function printHuman(result: unknown) {
     const sealed = r.sealed
       ? ` (${r.sealed} of them private, sealed: their links checked, their content not in the export)`
       : '';
+    const entry = r.entry as { part: string; id: string; line: number; problem: string } | undefined;
     console.log(
       r.ok
         ? `Ledger verified: ${count(r.events as number, 'event')}${sealed}, chain intact.`
-        : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
+        : entry
+          ? `Export BROKEN: ${entry.part} ${entry.id} (line ${entry.line}): ${entry.problem}. The chain's ${r.events} events hold, but the file was changed.`
+          : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
     );
   } else if (r.exported) {
     const c = r.exported as Record<string, number>;
+    const head = r.head as { seq: number; hash: string } | null;
     console.error(
       `Exported ${c.entry} entries, ${c.version} plan versions, ${c.artifact} artifacts, ${c.project} projects, ${c.event} ledger events${r.out ? ` to ${r.out}` : ''}.`,
     );
+    // on stderr, like the rest: the file may be on stdout
+    if (head)
+      console.error(
+        `Ledger head: ${head.hash} (seq ${head.seq}); cairn import --expect-head ${head.hash} checks the file ends there.`,
+      );
   } else if (r.imported) {
     const c = r.imported as Record<string, number>;
     console.log(

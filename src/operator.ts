@@ -29,7 +29,8 @@ export interface Operator {
   usage(orgId: string, days: number): Promise<Json>;
   /** The org's export (NDJSON), as it is read. */
   exportOrg(orgId: string, withPrivate: boolean): AsyncIterable<Uint8Array | string>;
-  importFile(orgId: string, file: AsyncIterable<Uint8Array>): Promise<Json>;
+  /** `expectHead`: refused unless the file's ledger ends at this hash (the head its export reported). */
+  importFile(orgId: string, file: AsyncIterable<Uint8Array>, expectHead?: string): Promise<Json>;
   abortImport(orgId: string): Promise<Json>;
 }
 
@@ -51,7 +52,7 @@ export function directOperator(store: Store, blobs: BlobStore): Operator {
     usage: async (orgId, days) => ({ usage: await store.admin.usage(orgId, days) }),
     exportOrg: (orgId, withPrivate) =>
       exportLines(store, blobs, orgId, { withPrivate, begin: (p) => store.admin.exportOrg(orgId, p, 'cli') }),
-    importFile: (orgId, file) => importExport(store, blobs, orgId, linesOf(file)),
+    importFile: (orgId, file, expectHead) => importExport(store, blobs, orgId, linesOf(file), { expectHead }),
     abortImport: (orgId) => ops.abortImport(orgId),
   };
 }
@@ -108,7 +109,8 @@ export function remoteOperator(server: LocalAdmin): Operator {
       }
       yield* res.body as unknown as AsyncIterable<Uint8Array>;
     },
-    importFile: (orgId, file) => call('POST', `${org(orgId)}/import`, file),
+    importFile: (orgId, file, expectHead) =>
+      call('POST', `${org(orgId)}/import${expectHead ? `?expect_head=${expectHead}` : ''}`, file),
     abortImport: (orgId) => call('POST', `${org(orgId)}/import?abort=true`),
   };
 }

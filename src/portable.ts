@@ -8,8 +8,14 @@
  */
 import { base64ToBytes, bytesToBase64, sha256Hex } from './domain/crypto';
 import { Invalid } from './domain/errors';
+import { UUID_RE } from './domain/ids';
 import { ChainCheck, type SealedEvent, type VerifiableEvent, type VerifyResult } from './domain/ledger';
 import type { BlobStore, ExportHead, ExportPart, Store } from './domain/ports';
+import { text } from './domain/schemas';
+import { rowProblem } from './portable-rows';
+import { type RowMismatch, WriteCheck } from './portable-writes';
+
+export { linesOf, MAX_LINE_BYTES } from './lines';
 
 export const EXPORT_TYPE = 'cairn-export';
 export const EXPORT_FORMAT = 1;
@@ -91,42 +97,31 @@ async function withBytes(blobs: BlobStore, row: Row): Promise<Row> {
   return { ...rest, content_base64: bytesToBase64(bytes) };
 }
 
-/** The lines of a byte stream (UTF-8, `\n`-separated; blank lines skipped). */
-export async function* linesOf(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-  let rest = '';
-  for await (const chunk of chunks) {
-    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n', start)) {
-      const line = rest.slice(start, nl).trim();
-      if (line) yield line;
-      start = nl + 1;
-    }
-    rest = rest.slice(start);
-  }
-  rest += decoder.decode();
-  if (rest.trim()) yield rest.trim();
-}
-
 /** Reads an export's lines in order: the header, then each part's rows, then the end line. */
 class ExportReader {
   header: ExportHeader | undefined;
   counts = zeroCounts();
   end: { counts: Counts; head: { seq: number; hash: string } } | undefined;
+  /** Entries and artifacts, held against the events that wrote them. */
+  writes = new WriteCheck();
   private part = 0;
-  private n = 0;
+  n = 0;
 
-  /** The line parsed and checked for its place; a row of a part, or undefined for the header and end. */
-  read(line: string): { part: ExportPart; row: Row } | undefined {
+  /**
+   * The line parsed and checked — for its place, and a row against the rules its tool applies;
+   * a row of a part, or undefined for the header, the end and a blank line.
+   */
+  async read(line: string): Promise<{ part: ExportPart; row: Row } | undefined> {
     this.n++;
+    if (!line) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
       throw this.fail('is not JSON');
     }
-    const { type, ...row } = (value ?? {}) as Row;
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw this.fail('is not a JSON object');
+    const { type, ...row } = value as Row;
     if (!this.header) {
       const h = value as ExportHeader;
       if (type !== EXPORT_TYPE || typeof h.chain_id !== 'string' || typeof h.org?.name !== 'string') {
@@ -137,6 +132,8 @@ class ExportReader {
       if (h.format !== EXPORT_FORMAT) {
         throw this.fail(`is format ${h.format}; this Cairn reads format ${EXPORT_FORMAT}: upgrade Cairn to import it`);
       }
+      if (!UUID_RE.test(h.chain_id)) throw this.fail('(the header): chain_id is not an org id (a UUID)');
+      if (!text(1, 128).safeParse(h.org.name).success) throw this.fail('(the header): org.name is not an org name');
       this.header = h;
       return undefined;
     }
@@ -154,8 +151,17 @@ class ExportReader {
     if (at < 0) throw this.fail(`has type ${JSON.stringify(type)}, which an export does not hold`);
     if (at < this.part) throw this.fail(`is a ${type} after the ${PARTS[this.part]} lines; the parts are out of order`);
     this.part = at;
-    this.counts[type as ExportPart]++;
-    return { part: type as ExportPart, row };
+    const part = type as ExportPart;
+    const { content_base64, ...fields } = row;
+    const problem =
+      rowProblem(part, part === 'artifact' ? fields : row) ??
+      (part === 'version' ? this.writes.version(row) : undefined);
+    if (problem) throw this.fail(`(${part}${row.id ? ` ${row.id}` : ''}): ${problem}`);
+    if (part === 'entry') await this.writes.entry(this.n, row);
+    if (part === 'artifact') await this.writes.artifact(this.n, row);
+    if (part === 'event') await this.writes.event(row);
+    this.counts[part]++;
+    return { part, row };
   }
 
   /** The file ended: it must have had its end line. */
@@ -169,34 +175,63 @@ class ExportReader {
   }
 }
 
+/** An export's verification: its chain's, and the first entry or artifact its events do not account for. */
+export type ExportVerified = VerifyResult & {
+  org?: ExportHead['org'];
+  head?: { seq: number; hash: string };
+  entry?: RowMismatch;
+};
+
 /**
  * Verifies an export offline (`cairn ledger verify --file`): the header, the order of the parts,
- * the counts, and the ledger's chain from its first event to the head the header names — every
- * hash recomputed, a sealed event's links checked. Says the first broken event, if any.
+ * the counts, each row against the tools' rules (a row they would refuse throws, naming its
+ * line), the ledger's chain from its first event to the head the header names — every hash
+ * recomputed, a sealed event's links checked — and each entry and artifact against the events
+ * that wrote it. Says the first broken event, or the first entry its events disagree with.
  */
-export async function verifyExport(lines: AsyncIterable<string>): Promise<VerifyResult & { org?: ExportHead['org'] }> {
+export async function verifyExport(lines: AsyncIterable<string>): Promise<ExportVerified> {
   const reader = new ExportReader();
   let check: ChainCheck | undefined;
   for await (const line of lines) {
-    const r = reader.read(line);
+    const r = await reader.read(line);
     if (!check && reader.header) check = new ChainCheck(reader.header.chain_id);
     if (r?.part === 'event' && check && !(await check.add(r.row as unknown as VerifiableEvent | SealedEvent))) break;
   }
   if (check?.broken == null) reader.finish();
   const result = (check as ChainCheck).result();
   const head = reader.header?.head;
+  const org = reader.header?.org;
   if (result.ok && head && (head.seq !== result.events || head.hash !== (check as ChainCheck).head.hash)) {
-    return { ok: false, events: result.events, broken_at: result.events + 1, org: reader.header?.org };
+    return { ok: false, events: result.events, broken_at: result.events + 1, org };
   }
-  return { ...result, org: reader.header?.org };
+  const entry = result.ok ? reader.writes.mismatch() : undefined;
+  if (entry) return { ...result, ok: false, org, entry };
+  return { ...result, org, ...(result.ok ? { head: (check as ChainCheck).head } : {}) };
+}
+
+/** The head an import was told to expect: a SHA-256 in hex, or undefined for none. */
+export function expectedHead(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !/^[0-9a-f]{64}$/i.test(value)) {
+    throw new Invalid(field, 'must be the ledger head its export reported: 64 hex characters');
+  }
+  return value.toLowerCase();
 }
 
 /**
  * Loads an export into `orgId` (made when no org has that id; else it must be empty), in batches;
- * the database checks every event's hash as it goes. On any failure everything imported is
- * removed (bytes included) and the org is as it was.
+ * every row is checked before it is sent, the database checks every event's hash as it goes, and
+ * at the end each entry and artifact is checked against the events that wrote it and, with
+ * `expectHead`, the chain against the head its source reported. On any failure everything
+ * imported is removed (bytes included, and the org when the import made it).
  */
-export async function importExport(store: Store, blobs: BlobStore, orgId: string, lines: AsyncIterable<string>) {
+export async function importExport(
+  store: Store,
+  blobs: BlobStore,
+  orgId: string,
+  lines: AsyncIterable<string>,
+  opts: { expectHead?: string | undefined } = {},
+) {
   const reader = new ExportReader();
   let begun = false;
   const written: string[] = [];
@@ -207,7 +242,7 @@ export async function importExport(store: Store, blobs: BlobStore, orgId: string
   };
   try {
     for await (const line of lines) {
-      const r = reader.read(line);
+      const r = await reader.read(line);
       if (!begun && reader.header) {
         await store.admin.importBegin(orgId, reader.header.org.name, reader.header.chain_id);
         begun = true;
@@ -232,7 +267,18 @@ export async function importExport(store: Store, blobs: BlobStore, orgId: string
     }
     await flush();
     reader.finish();
-    await store.admin.importEnd(orgId, reader.end?.head as { seq: number; hash: string }, false);
+    const head = reader.end?.head as { seq: number; hash: string };
+    const bad = reader.writes.mismatch();
+    if (bad) {
+      throw new Invalid('file', `line ${bad.line} (${bad.part} ${bad.id}): ${bad.problem}; the file was changed`);
+    }
+    if (opts.expectHead && head?.hash !== opts.expectHead) {
+      throw new Invalid(
+        'expect_head',
+        `the file's ledger ends at seq ${head?.seq}, hash ${head?.hash}, not at the head its export reported (${opts.expectHead}): events were cut from its end or the file was changed`,
+      );
+    }
+    await store.admin.importEnd(orgId, head, false);
   } catch (err) {
     if (begun) {
       await store.admin.importEnd(orgId, { seq: 0, hash: '' }, true);
@@ -253,9 +299,16 @@ async function artifactBytes(meta: Row, base64: unknown, reader: ExportReader): 
   return bytes;
 }
 
-/** A streamed NDJSON download; the first line is read before answering, so a refusal is a status. */
+/** The response header of an export that names its ledger's head (seq and hash are in its end line). */
+export const HEAD_HEADER = 'X-Cairn-Ledger-Head';
+
+/**
+ * A streamed NDJSON download; the first line is read before answering, so a refusal is a status,
+ * and the header line's head is sent as X-Cairn-Ledger-Head.
+ */
 export async function ndjson(lines: AsyncGenerator<string>, filename: string): Promise<Response> {
   const first = await lines.next();
+  const head = first.done ? undefined : (JSON.parse(first.value) as Partial<ExportHeader>).head;
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -284,6 +337,8 @@ export async function ndjson(lines: AsyncGenerator<string>, filename: string): P
       'content-type': 'application/x-ndjson; charset=utf-8',
       'content-disposition': `attachment; filename="${filename}"`,
       'cache-control': 'no-store',
+      // the head the export ends at, for `cairn import --expect-head` (the end line says it too)
+      ...(head?.hash ? { [HEAD_HEADER]: head.hash } : {}),
     },
   });
 }

@@ -1,5 +1,6 @@
 /** The `cairn` command as an operator runs it: serve on the embedded default, orgs, keys, ledger. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -101,6 +102,7 @@ describe('cairn CLI on the embedded database', () => {
     const orgId = created.org.id;
     const server = await startServer({ CAIRN_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '' });
     const file = join(dataDir, 'movers.ndjson');
+    let head = '';
     try {
       const s = await connect('v2', `${server.url}/mcp`, { key: created.key.secret, agent: 'ann' });
       await s.call('decide', { content: 'Movers pack the heavy boxes first', rationale: 'they go at the bottom' });
@@ -110,6 +112,7 @@ describe('cairn CLI on the embedded database', () => {
       expect(out.stderr).toMatch(
         /talking to the running server[\s\S]*Exported 1 entries, 0 plan versions, 0 artifacts, 0 projects, 3 ledger events to /,
       );
+      head = /Ledger head: ([0-9a-f]{64}) \(seq 3\); cairn import --expect-head/.exec(out.stderr)?.[1] ?? '';
     } finally {
       await server.close();
     }
@@ -120,7 +123,29 @@ describe('cairn CLI on the embedded database', () => {
       broken_at: null,
       sealed: 1,
       org: expect.objectContaining({ id: orgId }),
+      head: { seq: 3, hash: head },
     });
+    // the decision's content edited, its hash with it: the chain holds, the file does not
+    const whole = readFileSync(file, 'utf8');
+    const edited = join(dataDir, 'edited.ndjson');
+    const content = 'Movers pack the light boxes first';
+    writeFileSync(
+      edited,
+      whole
+        .replace('Movers pack the heavy boxes first', content)
+        .replace(
+          /"content_sha256":"[0-9a-f]{64}"/,
+          `"content_sha256":"${createHash('sha256').update(content).digest('hex')}"`,
+        ),
+    );
+    const editedOut = await run(process.execPath, [BIN, 'ledger', 'verify', '--file', edited], { env: env() }).catch(
+      (e: { code: number; stdout: string }) => e,
+    );
+    expect(editedOut).toMatchObject({ code: 1 });
+    expect(editedOut.stdout).toMatch(
+      /^Export BROKEN: entry [0-9a-f-]{36} \(line 2\): its content does not match the content hash of the last event that wrote it \(seq 2\)\. The chain.s 3 events hold/,
+    );
+    expect(editedOut.stdout).not.toMatch(/chain intact/);
     expect(readFileSync(file, 'utf8')).not.toContain('piano');
 
     const other = await mkdtemp(join(tmpdir(), 'cairn-cli-'));
@@ -129,7 +154,13 @@ describe('cairn CLI on the embedded database', () => {
         (await run(process.execPath, [BIN, ...args, '--json'], { env: { ...env(), CAIRN_DATA_DIR: other } })).stdout,
       );
     try {
-      const imported = await there('import', file, '--org', orgId);
+      // a head the export did not report is refused (and leaves nothing: the import below goes in)
+      await expect(
+        run(process.execPath, [BIN, 'import', file, '--org', orgId, '--expect-head', 'ab'.repeat(32)], {
+          env: { ...env(), CAIRN_DATA_DIR: other },
+        }),
+      ).rejects.toMatchObject({ stderr: expect.stringMatching(/not at the head its export reported/) });
+      const imported = await there('import', file, '--org', orgId, '--expect-head', head);
       expect(imported.imported).toMatchObject({ entry: 1, event: 3 });
       expect(await there('ledger', 'verify', '--org', orgId)).toEqual({
         ok: true,
@@ -154,7 +185,7 @@ describe('cairn CLI on the embedded database', () => {
     } finally {
       await rm(other, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 
   it('creates plans, puts an org on one, and shows its usage; a bad limit says which flag', async () => {
     const { org } = await cairn('org', 'create', 'Metered');

@@ -3,7 +3,8 @@
 -- entries, plan versions, artifacts, projects or ledger events (an org `cairn org create` made
 -- has its key's event: import into an id no org has instead). Until the import ends the org's
 -- writes are refused (cairn_ledger_append), and its ledger takes p_chain, the org id the imported
--- events' hashes cover.
+-- events' hashes cover. An org the import made is marked so (an `org` row in import_staging): an
+-- aborted import deletes it (cairn_admin_import_end).
 CREATE OR REPLACE FUNCTION public.cairn_admin_import_begin(p_org uuid, p_name text, p_chain uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -11,6 +12,7 @@ AS $function$
 DECLARE
   v_h ledger_heads;
   v_what text;
+  v_made boolean := false;
 BEGIN
   PERFORM set_config('cairn.org', p_org::text, true);
   PERFORM set_config('cairn.operator', 'on', true);
@@ -18,6 +20,7 @@ BEGIN
     INSERT INTO orgs (id, name) VALUES (p_org, p_name);
     INSERT INTO ledger_heads (org_id, seq, hash) VALUES (p_org, 0, repeat('0', 64));
     INSERT INTO entry_stats (org_id, docs, lexemes) VALUES (p_org, 0, 0);
+    v_made := true;
   END IF;
   PERFORM cairn_org_seal(p_org, true);
   SELECT * INTO v_h FROM ledger_heads WHERE org_id = p_org FOR UPDATE;
@@ -36,6 +39,10 @@ BEGIN
       USING ERRCODE = 'CN409';
   END IF;
   DELETE FROM import_staging WHERE org_id = p_org;
+  IF v_made THEN
+    INSERT INTO import_staging (org_id, part, n, row) VALUES (p_org, 'org', 0, '{"made": true}');
+  END IF;
   UPDATE ledger_heads SET chain_id = nullif(p_chain, p_org), importing = true WHERE org_id = p_org;
-  RETURN jsonb_build_object('org', (SELECT jsonb_build_object('id', id, 'name', name) FROM orgs WHERE id = p_org));
+  RETURN jsonb_build_object('org', (SELECT jsonb_build_object('id', id, 'name', name) FROM orgs WHERE id = p_org),
+    'made', v_made);
 END $function$;

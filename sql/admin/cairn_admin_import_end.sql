@@ -2,7 +2,8 @@
 -- export's head: {seq, hash}); its events and the projects are added at once, each agent's
 -- activity counted, and writes are let in again (chained after the imported head). Aborted:
 -- everything imported is deleted — entries, versions, artifacts (the caller deletes the bytes it
--- stored), what was staged — and the org is as it was before.
+-- stored), what was staged — and the org is as it was before: an org the import made
+-- (cairn_admin_import_begin) is deleted with it, so a refused import leaves no org behind.
 CREATE OR REPLACE FUNCTION public.cairn_admin_import_end(p_org uuid, p_head jsonb, p_abort boolean)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -11,9 +12,11 @@ AS $function$
 DECLARE
   v_h ledger_heads;
   v_ids uuid[];
+  v_made boolean;
 BEGIN
   v_h := cairn_admin_import_head(p_org);
   IF p_abort THEN
+    v_made := EXISTS (SELECT 1 FROM import_staging WHERE org_id = p_org AND part = 'org');
     WITH e AS (DELETE FROM entries WHERE org_id = p_org RETURNING id),
       a AS (DELETE FROM artifacts WHERE org_id = p_org RETURNING id)
     SELECT array_agg(id) INTO v_ids FROM (SELECT id FROM e UNION ALL SELECT id FROM a) x;
@@ -24,6 +27,11 @@ BEGIN
     -- the org held nothing before: the bytes the import added (its plan versions' included) go
     UPDATE org_usage SET stored_bytes = 0 WHERE org_id = p_org;
     DELETE FROM usage_pending WHERE org_id = p_org AND calls = 0;
+    IF v_made THEN
+      -- what is left of it (its head, counters, usage rows) goes with it: their foreign keys cascade
+      DELETE FROM orgs WHERE id = p_org;
+      RETURN jsonb_build_object('events', 0, 'deleted', true);
+    END IF;
   ELSE
     IF v_h.seq IS DISTINCT FROM (p_head->>'seq')::bigint OR v_h.hash IS DISTINCT FROM p_head->>'hash' THEN
       RAISE EXCEPTION 'file: the imported ledger ends at seq % but the export''s head is seq %; the file is not whole', v_h.seq,

@@ -76,7 +76,8 @@ export const tags = z
   .max(32, 'at most 32 tags')
   .describe('Labels to filter by.');
 
-function jsonHasNul(v: unknown, depth = 0): boolean {
+/** A JSON value holds a NUL, an unpaired surrogate (in a key or a string) or nests deeper than 32. */
+export function jsonHasNul(v: unknown, depth = 0): boolean {
   if (depth > 32) return true;
   if (typeof v === 'string') return hasNul(v) || !v.isWellFormed();
   if (Array.isArray(v)) return v.some((x) => jsonHasNul(x, depth + 1));

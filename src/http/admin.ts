@@ -12,7 +12,7 @@ import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import { planInput } from '../domain/limits';
 import type { BlobStore, Store } from '../domain/ports';
-import { exportLines, importExport, linesOf, ndjson } from '../portable';
+import { expectedHead, exportLines, importExport, linesOf, ndjson } from '../portable';
 import type { FailureLimiter } from './failures';
 
 const nameBody = z.object({
@@ -101,7 +101,8 @@ export function adminRoutes(
     const orgId = uuidParam(c.req.param('id'));
     if (flag(c.req.query('abort'))) return c.json(await c.var.ops.abortImport(orgId));
     if (!c.req.raw.body) throw new Invalid('body', 'send the export file (NDJSON) as the body');
-    return c.json(await importExport(store, blobs, orgId, linesOf(c.req.raw.body)), 201);
+    const expectHead = expectedHead(c.req.query('expect_head'), 'expect_head');
+    return c.json(await importExport(store, blobs, orgId, linesOf(c.req.raw.body), { expectHead }), 201);
   });
   app.post('/orgs/:id/sweep', async (c) => {
     const minutes = z.coerce

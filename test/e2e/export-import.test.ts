@@ -3,7 +3,8 @@
  * install over /admin and imported into another (PGlite → Postgres, Postgres → PGlite) answers
  * recall, space, artifact_get and ledger verify as it did; export → import → export gives the same
  * lines but the header; private notes leave only by the owner's choice, which the ledger records;
- * a changed, cut or misplaced file is refused and leaves nothing behind.
+ * a changed, cut or misplaced file is refused and leaves nothing behind (test/e2e/import-refusals.test.ts:
+ * each crafted file).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
@@ -150,18 +151,9 @@ describe.each(PAIRS)('export from %s, import into %s', (fromDb, toDb) => {
     expect(JSON.stringify(cut.body)).toMatch(/not whole/);
     await expect(verifyExport(each(shared.slice(0, -1)))).rejects.toThrow(/not whole/);
 
-    // nothing was left: the org is empty, its writes go on, and a whole file still imports into it
-    const { key } = await to.createKey(target, 'after');
-    const s = await connect('v2', to.mcpUrl, { key, agent: 'ann' });
-    try {
-      expect((await s.call('recall', { query: 'walrus' })).structured.hits).toEqual([]);
-      expect((await s.call('artifact_get', { name: 'walrus.bin' })).isError).toBe(true);
-      expect((await s.call('remember', { content: 'a first note' })).isError).toBeFalsy();
-      const refused = await importInto(to, target, shared);
-      expect(refused.status).toBe(409); // it holds a memory now
-    } finally {
-      await s.close();
-    }
+    // nothing was left, the org the import made included (the next test imports the same ids)
+    const orgs = (await admin(to, '/orgs').then((x) => x.json())).orgs as { id: string }[];
+    expect(orgs.map((o) => o.id)).not.toContain(target);
   });
   it('imports into another install, which answers as the original did, and re-exports the same lines', async () => {
     const full = await exportOf(from, orgId, true);
