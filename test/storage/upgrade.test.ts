@@ -7,7 +7,8 @@
  * 3a29589 is the last release on main before function files; add5fb2, the state its 0008 and 0010
  * were edited to afterwards (bytes the fixture keeps: drizzle, which never re-runs a migration,
  * would have left such a database with those functions; today's function files replace them);
- * aac01a0, the release before the brief (function files, migrations to 0012).
+ * aac01a0, the release before the brief (function files, migrations to 0012); c32b0bf, the release
+ * before this one (migrations to 0034).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -215,16 +216,19 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
       );
       expect(((recalled[0]?.hits ?? []) as { id: string }[]).map((h) => h.id)).toEqual([ENTRY]);
       // the chain the release wrote goes on: its events keep their form (no actor kind was
-      // recorded then), today's record theirs, and the whole chain verifies
+      // recorded before 0032), today's record theirs, and the whole chain verifies
       await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [
         KEY.hash,
         JSON.stringify({ kind: 'memory', op: 'remember', id: LATER, content: 'Written after the upgrade.' }),
       ]);
       const page = async (after: number) =>
         (await old.query(`SELECT cairn_admin_ledger($1::uuid, $2, 100) AS r`, [ORG, after]))[0]?.r as VerifiableEvent[];
+      const kinds = release.manifest.migrations.some((m) => m.tag.startsWith('0032_'))
+        ? ['operator', 'agent']
+        : [null, null];
       expect((await page(0)).map((e) => [e.op, e.actor_kind])).toEqual([
-        ['key.create', null],
-        ['remember', null],
+        ['key.create', kinds[0]],
+        ['remember', kinds[1]],
         ['remember', 'agent'],
       ]);
       expect(await verifyChain(ORG, page)).toEqual({ ok: true, events: 3, broken_at: null });
