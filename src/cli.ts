@@ -11,9 +11,9 @@ import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } f
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { adminActions } from './admin';
+import { printHuman } from './cli-text';
 import { type Config, parseConfig } from './config';
 import { planInput } from './domain/limits';
-import { count } from './domain/words';
 import { createEmbedder } from './embeddings/index';
 import { findLocalAdmin } from './local-admin';
 import { openStoreFor } from './node';
@@ -266,62 +266,6 @@ async function databaseCommand(command: 'migrate' | 'embed', args: Args, config:
     return { orgs: done };
   } finally {
     await store.close();
-  }
-}
-
-function printHuman(result: unknown) {
-  const r = result as Record<string, unknown>;
-  const key = r.key as { secret?: string; id: string } | undefined;
-  if (r.org && key?.secret) {
-    const org = r.org as { id: string; name: string };
-    console.log(`Created org "${org.name}" (${org.id}).\nAPI key (shown once): ${key.secret}`);
-  } else if (key?.secret) {
-    console.log(`Created key ${key.id}.\nAPI key (shown once): ${key.secret}`);
-  } else if (r.user) {
-    const user = r.user as { email: string; org_id: string; created: boolean };
-    console.log(
-      `${user.created ? 'Created the account' : 'The existing account'} ${user.email} owns org ${user.org_id}; sign in at /dashboard.`,
-    );
-    if (typeof r.password === 'string') console.log(`Password (shown once): ${r.password}`);
-  } else if (r.migrated) {
-    const m = r.migrations as string[];
-    const f = r.functions as string[];
-    console.log(
-      m.length || f.length
-        ? `Migrated: ${count(m.length, 'versioned migration')}${m.length ? ` (${m.join(', ')})` : ''}, ${count(f.length, 'function file')}.`
-        : 'The database was up to date: nothing to apply.',
-    );
-    if (typeof r.semantic_recall === 'string') console.log(`Semantic recall: ${r.semantic_recall}.`);
-  } else if ('broken_at' in r) {
-    const sealed = r.sealed
-      ? ` (${r.sealed} of them private, sealed: their links checked, their content not in the export)`
-      : '';
-    const entry = r.entry as { part: string; id: string; line: number; problem: string } | undefined;
-    console.log(
-      r.ok
-        ? `Ledger verified: ${count(r.events as number, 'event')}${sealed}, chain intact.`
-        : entry
-          ? `Export BROKEN: ${entry.part} ${entry.id} (line ${entry.line}): ${entry.problem}. The chain's ${r.events} events hold, but the file was changed.`
-          : `Ledger BROKEN at seq ${r.broken_at} (after ${r.events} good events).`,
-    );
-  } else if (r.exported) {
-    const c = r.exported as Record<string, number>;
-    const head = r.head as { seq: number; hash: string } | null;
-    console.error(
-      `Exported ${c.entry} entries, ${c.version} plan versions, ${c.artifact} artifacts, ${c.project} projects, ${c.event} ledger events${r.out ? ` to ${r.out}` : ''}.`,
-    );
-    // on stderr, like the rest: the file may be on stdout
-    if (head)
-      console.error(
-        `Ledger head: ${head.hash} (seq ${head.seq}); cairn import --expect-head ${head.hash} checks the file ends there.`,
-      );
-  } else if (r.imported) {
-    const c = r.imported as Record<string, number>;
-    console.log(
-      `Imported into org ${(r.org as { id: string }).id}: ${c.entry} entries, ${c.version} plan versions, ${c.artifact} artifacts, ${c.project} projects, ${c.event} ledger events (cairn ledger verify --org checks the chain).`,
-    );
-  } else {
-    console.log(JSON.stringify(result, null, 2));
   }
 }
 

@@ -39,7 +39,24 @@ describe('cairn CLI on the embedded database', () => {
     const revoked = await cairn('key', 'revoke', k2.key.id);
     expect(revoked.key.revoked_at).toBeTruthy();
     expect(await cairn('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null });
-  }, 60_000);
+  }, 120_000);
+
+  it('prints text by default, never JSON: keys (bound ones say so), orgs, revocations, the ledger', async () => {
+    const text = async (...args: string[]) =>
+      (await run(process.execPath, [BIN, ...args], { env: env() })).stdout.trim();
+    const created = await cairn('org', 'create', 'Textual');
+    const orgId = created.org.id;
+    const bound = await text('key', 'create', '--org', orgId, '--name', 'reviewer', '--agent', 'reviewer');
+    expect(bound).toMatch(/^Created key \S+, bound to agent reviewer: it acts as that agent only/);
+    expect(await text('org', 'list')).toMatch(new RegExp(`^\\d+ orgs?:\\n[\\s\\S]*${orgId} {2}Textual`));
+    const revoked = await text('key', 'revoke', created.key.id);
+    expect(revoked).toMatch(/"first key" {2}by \S+ \S+, never used, revoked \d{4}-/);
+    const keys = await text('key', 'list', '--org', orgId);
+    expect(keys).toMatch(/^2 keys:\n/);
+    expect(keys).toContain('"reviewer", bound to reviewer  by cli');
+    expect(await text('ledger', 'verify', '--org', orgId)).toBe('Ledger verified: 3 events, chain intact.');
+    for (const out of [bound, keys, revoked]) expect(out).not.toMatch(/^\s*[{[]/);
+  }, 180_000);
 
   it('migrate says what it applied: everything on a new database, nothing the second time', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'cairn-cli-migrate-'));
