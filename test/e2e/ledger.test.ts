@@ -80,7 +80,7 @@ describe.each(TARGETS)('ledger on %s', (db) => {
         expect(ledger).not.toContain(` ${agent} remember `);
       }
       const agents = (await reader.call('space', { view: 'agents' })).text;
-      expect(agents).toContain('- "boss@acme.test (member)": 1 events');
+      expect(agents).toContain('- "boss@acme.test (member)": 1 event');
       const hits = (await reader.call('recall', { query: 'poser' })).text;
       expect(hits).toContain('("alice (verified)", ');
     } finally {

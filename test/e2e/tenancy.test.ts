@@ -106,8 +106,10 @@ describe.each(DB_KINDS)('supersede within an org on %s', (db) => {
 
   it('lets a private entry replace the writer own private entries', async () => {
     const mine = entryId(await bob.call('note', { content: 'try the staging flag first' }));
+    // a note supersedes nothing: the argument is refused by name, not dropped without a word
     const next = await bob.call('note', { content: 'the staging flag did not help', supersedes: mine });
-    expect(next.isError, next.text).toBe(false);
+    expect(next.isError).toBe(true);
+    expect(next.text).toContain('supersedes: note takes no such argument');
     const privateMemory = entryId(await bob.call('remember', { content: 'my own shortcut', scope: 'agent' }));
     const replaced = await bob.call('remember', {
       content: 'my better shortcut',
