@@ -129,35 +129,49 @@ async function codeRecall(server: RunningServer, verbose: boolean) {
 
 /** CodeRecall without and with anchors: recall side by side, and the stale marks on superseded and current entries. */
 async function anchorsRun(server: RunningServer) {
-  const data = loadCodeRecall(ROOT);
-  const plain = breakdown((await runCodeRecall(server, data)).answers.map(score));
-  const run = await runCodeRecall(server, data, { anchors: true });
-  const anchored = breakdown(run.answers.map(score));
   const date = today();
-  writeResult('anchors', { date, database: databaseName(), plain, anchored, stale: run.staleCounts });
   const cols = ['R@1', 'R@5', 'MRR', 'all-in-5', 'violations'] as const;
   const row = (name: string, b: ReturnType<typeof breakdown>, cat?: string) => {
     const s = (cat ? b.perCategory[cat] : b.overall) as unknown as Record<string, number>;
     return `| ${name} | ${cols.map((c) => s[c]).join(' | ')} |`;
   };
-  const count = (superseded: boolean, stale: boolean) =>
-    run.staleCounts.filter((c) => c.superseded === superseded && c.stale === stale).reduce((n, c) => n + c.entries, 0);
+  const results: Record<string, unknown> = {};
+  const recallRows: string[] = [];
+  const staleRows: string[] = [];
+  for (const set of ['dev', 'dev2']) {
+    const data = loadCodeRecall(ROOT, set);
+    const plain = breakdown((await runCodeRecall(server, data)).answers.map(score));
+    const run = await runCodeRecall(server, data, { anchors: true });
+    const anchored = breakdown(run.answers.map(score));
+    results[set] = { plain, anchored, stale: run.staleCounts };
+    const of = (superseded: boolean, stale: boolean, field: 'entries' | 'disagree' = 'entries') =>
+      run.staleCounts
+        .filter((c) => c.superseded === superseded && c.stale === stale)
+        .reduce((n, c) => n + (c[field] ?? 0), 0);
+    recallRows.push(
+      row(`${set}, without anchors, all`, plain),
+      row(`${set}, with anchors, all`, anchored),
+      row(`${set}, without anchors, latest`, plain, 'latest'),
+      row(`${set}, with anchors, latest`, anchored, 'latest'),
+    );
+    staleRows.push(
+      `| ${set} | superseded | ${of(true, true)} (${of(true, true, 'disagree')} by its own chain) | ${of(true, false)} |`,
+      `| ${set} | current | ${of(false, true)} (${of(false, true, 'disagree')} by its own chain) | ${of(false, false)} |`,
+    );
+  }
+  writeResult('anchors', { date, database: databaseName(), ...results });
   const md = [
-    `Run ${date} on ${databaseName()}, CodeRecall dev; command \`npm run bench:recall -- --anchors\`; figures in \`bench/results/anchors-${date}.json\`. The same replay twice: as published, and with each entry written with the paths its text names (a file with an extension, or a folder written with its trailing /; scripts/coderecall.ts \`pathsIn\`) as \`paths\`.`,
+    `Run ${date} on ${databaseName()}, CodeRecall dev and dev2; command \`npm run bench:recall -- --anchors\`; figures in \`bench/results/anchors-${date}.json\`. The same replay twice: as published, and with each entry written with the paths its text names (a file with an extension, or a folder written with its trailing /; scripts/coderecall.ts \`pathsIn\`) as \`paths\`.`,
     '',
     `| replay | ${cols.join(' | ')} |`,
     `| --- | ${cols.map(() => '---').join(' | ')} |`,
-    row('without anchors, all', plain),
-    row('with anchors, all', anchored),
-    row('without anchors, latest', plain, 'latest'),
-    row('with anchors, latest', anchored, 'latest'),
+    ...recallRows,
     '',
-    'Where the stale marks fall, over the anchored entries read back (recall by their paths, superseded included, as one agent of the org):',
+    'Where the stale marks fall, over the anchored entries read back (recall by their paths, superseded included, as one agent of the org); "by its own chain": the entry that marks it is in its supersede chain in the data set, so the two really disagree:',
     '',
-    '| entry | marked stale | not marked |',
-    '| --- | --- | --- |',
-    `| superseded | ${count(true, true)} | ${count(true, false)} |`,
-    `| current | ${count(false, true)} | ${count(false, false)} |`,
+    '| set | entry | marked stale | not marked |',
+    '| --- | --- | --- | --- |',
+    ...staleRows,
   ].join('\n');
   console.log(md);
   writeBenchmarkSection('anchors', "Anchors on coding agents' memory (npm run bench:recall -- --anchors)", md);

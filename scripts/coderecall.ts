@@ -54,8 +54,9 @@ export interface Refusal {
   error: string;
 }
 
-export function loadCodeRecall(root: string): CodeOrg[] {
-  return JSON.parse(readFileSync(join(root, '..', 'shared', 'bench', 'coderecall', 'dev.json'), 'utf8'));
+/** A CodeRecall tuning set: `dev` (the default) or `dev2`. */
+export function loadCodeRecall(root: string, set = 'dev'): CodeOrg[] {
+  return JSON.parse(readFileSync(join(root, '..', 'shared', 'bench', 'coderecall', `${set}.json`), 'utf8'));
 }
 
 type Call = (
@@ -122,6 +123,8 @@ export interface StaleCount {
   superseded: boolean;
   stale: boolean;
   entries: number;
+  /** Of the marked ones: how many were marked by an entry of their own supersede chain in the data set (a real disagreement). */
+  disagree?: number;
 }
 
 /**
@@ -155,6 +158,8 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[], opts
     };
     const ids = new Map<string, string>();
     const keys = new Map<string, string>();
+    // the data set's supersede chains, by entry key: each entry's chain is named by its oldest entry
+    const chain = new Map<string, string>();
     const anchored = new Set<string>();
     for (const e of org.entries) {
       const { supersedes, ...args } = e.args as { supersedes?: string };
@@ -179,21 +184,30 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[], opts
       const id = (r.structured.entry as { id: string }).id;
       ids.set(e.key, id);
       keys.set(id, e.key);
+      chain.set(e.key, (old && e.tool !== 'plan' && chain.get(supersedes?.slice(1) ?? '')) || e.key);
     }
     if (opts.anchors) {
-      const seen = new Map<string, { stale: boolean; superseded: boolean }>();
+      const seen = new Map<string, { stale: boolean; superseded: boolean; disagree: boolean }>();
       const reader = await as((org.entries[0] as CodeEntry).agent);
+      const chainOf = (id: string) => chain.get(keys.get(id) ?? '') ?? id;
       for (const p of anchored) {
         const r = await reader('recall', { query: '', paths: [p], include_superseded: true, limit: 100, scope: 'org' });
         if (r.error) throw new Error(`recall paths ${p}: ${r.error}`);
-        for (const h of r.structured.hits as { id: string; stale: unknown; superseded_by: string | null }[]) {
-          seen.set(h.id, { stale: h.stale !== null, superseded: h.superseded_by !== null });
+        const hits = r.structured.hits as {
+          id: string;
+          stale: { entry: string } | null;
+          superseded_by: string | null;
+        }[];
+        for (const h of hits) {
+          const disagree = h.stale !== null && chainOf(h.stale.entry) === chainOf(h.id);
+          seen.set(h.id, { stale: h.stale !== null, superseded: h.superseded_by !== null, disagree });
         }
       }
       for (const superseded of [true, false]) {
         for (const stale of [true, false]) {
-          const entries = [...seen.values()].filter((v) => v.superseded === superseded && v.stale === stale).length;
-          staleCounts.push({ org: org.org, superseded, stale, entries });
+          const of = [...seen.values()].filter((v) => v.superseded === superseded && v.stale === stale);
+          const disagree = stale ? { disagree: of.filter((v) => v.disagree).length } : {};
+          staleCounts.push({ org: org.org, superseded, stale, entries: of.length, ...disagree });
         }
       }
     }
