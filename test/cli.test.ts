@@ -39,7 +39,7 @@ describe('cairn CLI on the embedded database', () => {
     const revoked = await cairn('key', 'revoke', k2.key.id);
     expect(revoked.key.revoked_at).toBeTruthy();
     expect(await cairn('ledger', 'verify', '--org', orgId)).toEqual({ ok: true, events: 3, broken_at: null });
-  }, 120_000);
+  }, 150_000);
 
   it('prints text by default, never JSON: keys (bound ones say so), orgs, revocations, the ledger', async () => {
     const text = async (...args: string[]) =>
@@ -73,7 +73,7 @@ describe('cairn CLI on the embedded database', () => {
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 150_000);
 
   it('creates a dashboard account owning an org, whose password signs in once shown', async () => {
     const created = await cairn('org', 'create', 'Labs');
@@ -112,7 +112,7 @@ describe('cairn CLI on the embedded database', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  }, 150_000);
 
   it('exports an org through the running server, verifies the file offline, imports it into another install', async () => {
     const created = await cairn('org', 'create', 'Movers');
@@ -235,7 +235,7 @@ describe('cairn CLI on the embedded database', () => {
       run(process.execPath, [BIN, 'plan', 'set', 'big', '--stored-bytes', 'lots'], { env: env() }),
     ).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--stored-bytes: .*number/) });
     await cairn('plan', 'set', 'free', '--tool-calls-per-month', '1000'); // no default again, for the tests below
-  }, 60_000);
+  }, 150_000);
 
   it('explains a missing argument and exits non-zero', async () => {
     await expect(run(process.execPath, [BIN, 'key', 'list'], { env: env() })).rejects.toMatchObject({
@@ -286,7 +286,7 @@ describe('cairn CLI on the embedded database', () => {
       expect(JSON.parse(direct.stdout).orgs.map((o: { name: string }) => o.name)).toEqual(['default', 'Second']);
       await rm(fresh, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 150_000);
 });
 
 /**
