@@ -43,7 +43,7 @@ export const forget = defineTool({
 });
 
 /** "forgotten by agent-b at 2026-11-27 09:12Z: moved to the wiki", as the ledger keeps it. */
-export function forgottenBy(f: ForgetEvent): string {
+function forgottenBy(f: ForgetEvent): string {
   const kind = f.actor_kind === 'member' || f.actor_kind === 'operator' ? ` (${f.actor_kind})` : '';
   const why = f.reason ? `: ${clip(f.reason, 200)}` : ' (no reason given)';
   return `forgotten by ${nameText(f.by)}${kind} at ${f.at.slice(0, 16).replace('T', ' ')}Z${why}`;
