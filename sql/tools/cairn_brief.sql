@@ -4,7 +4,8 @@
 --   plans        active or draft plans (an active plan untouched for 14 days is "stale")
 --   decisions    decisions
 --   conventions  memories and the caller's notes tagged or worded as a rule
---   failures     observations of the last 30 days tagged or worded as a failure
+--   failures     observations of the last 30 days tagged or worded as a failure, but those a
+--                later observation on their anchors says are fixed (cairn_failure_settled)
 -- (cairn_brief_cue). Each kind is read newest first, straight off a partial index of the entries
 -- that qualify: the shared ones of each project the read sees (entries_brief_project_idx), or of
 -- the whole org for an org read (entries_brief_shared_idx), and the caller's own private ones
@@ -52,6 +53,7 @@ BEGIN
              AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
              AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
              AND (e.expires_at IS NULL OR e.expires_at > now())
+           AND NOT cairn_failure_settled(e, p_agent)
            ORDER BY e.created_at DESC LIMIT p_per) y)
         UNION ALL
         -- an org read: the shared entries of every project
@@ -61,6 +63,7 @@ BEGIN
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
+           AND NOT cairn_failure_settled(e, p_agent)
          ORDER BY e.created_at DESC LIMIT p_per)
         UNION ALL
         -- the caller's own private entries the read sees
@@ -70,6 +73,7 @@ BEGIN
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
+           AND NOT cairn_failure_settled(e, p_agent)
            AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
          ORDER BY e.created_at DESC LIMIT p_per)
       ) u

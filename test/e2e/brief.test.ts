@@ -150,6 +150,42 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     await b.close();
   });
 
+  it('leaves out a failure once its fix is recorded: superseded by it, or a later fix on its files', async () => {
+    const project = '/srv/orders';
+    const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
+    const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
+    try {
+      const ci = entryId(
+        await a.call('observe', {
+          content: 'CI failed on main: float rounding in applyDiscount',
+          paths: ['src/orders/service.ts'],
+        }),
+      );
+      const crash = entryId(await a.call('observe', { content: 'Checkout crashed with a deadlock in reserveSlots' }));
+      const timeout = entryId(
+        await a.call('observe', { content: 'The export job timed out on large orgs', paths: ['src/export/'] }),
+      );
+      const failures = async () =>
+        (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id) ?? [];
+      expect((await failures()).sort()).toEqual([ci, crash, timeout].sort());
+      // a fix observed on the same file says it is fixed; one on another file settles nothing
+      await b.call('observe', {
+        content: 'Fixed: applyDiscount uses integer cents; CI green',
+        paths: ['src/orders/'],
+      });
+      await b.call('observe', { content: 'Fixed the flaky login test', paths: ['src/auth/login.ts'] });
+      // a fix that supersedes the failure it fixed
+      await b.call('observe', { content: 'reserveSlots takes its locks in id order now', supersedes: crash });
+      const left = await failures();
+      expect(left).toContain(timeout);
+      expect(left).not.toContain(ci);
+      expect(left).not.toContain(crash);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it("shows the caller's own notes and no one else's", async () => {
     const b = shown((await brief(bob)).brief);
     expect(b.conventions).toContain(ids.bobNote);

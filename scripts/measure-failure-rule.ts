@@ -1,0 +1,67 @@
+/**
+ * Which failures the brief's "fixed" rule (sql/tools/cairn_failure_settled.sql) would leave out on
+ * CodeRecall dev and dev2, against the data set itself (a failure its data set supersedes later is
+ * fixed there), and what a shared-tag rule would have left out instead. It reads the data sets
+ * only: the cue and the "fixed" words are the SQL's patterns restated, anchors are the paths the
+ * text names (scripts/coderecall.ts pathsIn, as `bench:recall -- --anchors` writes them).
+ *   sh scripts/node22.sh npx tsx scripts/measure-failure-rule.ts
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathsIn } from './coderecall';
+
+const CUE_TAGS = ['incident', 'bug', 'failure', 'outage', 'regression', 'flaky', 'error'];
+const CUE =
+  /\b(fail|fails|failed|failing|failure|errors?|exception|broke|broken|crash|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regression|incident|outage|oom|oomkilled|panic|deadlock|5\d\d)\b/i;
+const FIXED = /\b(fixed|resolved|green again|passes again|passing again|back to green)\b/i;
+
+interface Entry {
+  key: string;
+  tool: string;
+  project: string | null;
+  args: { content: string; source?: string; tags?: string[]; supersedes?: string };
+}
+
+const overlap = (a: string[], b: string[]) =>
+  a.some((p) => b.some((q) => p === q || q.startsWith(`${p}/`) || p.startsWith(`${q}/`)));
+const anchors = (e: Entry) => pathsIn([e.args.content, e.args.source].join(' '));
+
+for (const set of ['dev', 'dev2']) {
+  const orgs = JSON.parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'bench', 'coderecall', `${set}.json`), 'utf8'),
+  ) as { entries: Entry[] }[];
+  const n = {
+    failures: 0,
+    fixedInData: 0,
+    anchored: 0,
+    byAnchors: 0,
+    byAnchorsWrongly: 0,
+    byTags: 0,
+    byTagsWrongly: 0,
+  };
+  for (const { entries } of orgs) {
+    const superseded = new Set(entries.map((e) => e.args.supersedes?.slice(1)));
+    entries.forEach((e, i) => {
+      const tags = e.args.tags ?? [];
+      if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || CUE.test(e.args.content))) return;
+      n.failures++;
+      const fixed = superseded.has(e.key);
+      if (fixed) n.fixedInData++;
+      const later = entries
+        .slice(i + 1)
+        .filter((x) => x.tool === 'observe' && x.project === e.project && FIXED.test(x.args.content));
+      if (later.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t)))) {
+        n.byTags++;
+        if (!fixed) n.byTagsWrongly++;
+      }
+      const paths = anchors(e);
+      if (paths.length === 0) return;
+      n.anchored++;
+      if (later.some((x) => overlap(paths, anchors(x)))) {
+        n.byAnchors++;
+        if (!fixed) n.byAnchorsWrongly++;
+      }
+    });
+  }
+  console.log(set, n);
+}

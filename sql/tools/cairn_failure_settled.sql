@@ -1,0 +1,33 @@
+-- Whether a failure the brief would list is settled by a later observation (space view brief,
+-- "recent failures"): an observation of the same project, which the reader may see (shared, or
+-- the reader's own private one), written after it, not expired, anchored to an overlapping path
+-- (one contains the other, as for stale marks: cairn_entry_stale) and saying it is fixed. A fix
+-- observed with `supersedes` settles its failure without this (a superseded entry is never a
+-- candidate). Tags are not used: the ones failures share (ci, test, bug) name no one failure, so a
+-- fix of one would settle all (docs/design.md, "The brief"). Index look-ups on postings, a few per
+-- path; an observation without anchors is settled only by supersession.
+CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE
+AS $function$
+DECLARE
+  v_keys text[];
+  v_mine text;
+BEGIN
+  IF e.kind <> 'observation' OR e.paths IS NULL OR cardinality(e.paths) = 0 THEN
+    RETURN false;
+  END IF;
+  v_mine := cairn_posting_key('agent', e.project, p_reader);
+  v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
+  RETURN EXISTS (
+    SELECT 1 FROM postings k
+      JOIN entries x ON x.org_id = e.org_id AND x.id = k.entry_id
+      WHERE k.org_id = e.org_id AND k.lexeme = ANY(v_keys)
+        AND k.project IN (coalesce(e.project, ''), v_mine)
+        AND k.entry_id <> e.id
+        AND x.kind = 'observation'
+        AND x.created_at > e.created_at
+        AND (x.expires_at IS NULL OR x.expires_at > now())
+        AND x.content ~* '\m(fixed|resolved|green again|passes again|passing again|back to green)\M');
+END $function$;
