@@ -53,7 +53,7 @@ BEGIN
              AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
              AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
              AND (e.expires_at IS NULL OR e.expires_at > now())
-           AND NOT cairn_failure_settled(e, p_agent)
+           AND (e.paths IS NULL OR k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
            ORDER BY e.created_at DESC LIMIT p_per) y)
         UNION ALL
         -- an org read: the shared entries of every project
@@ -63,7 +63,7 @@ BEGIN
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
-           AND NOT cairn_failure_settled(e, p_agent)
+           AND (e.paths IS NULL OR k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
          ORDER BY e.created_at DESC LIMIT p_per)
         UNION ALL
         -- the caller's own private entries the read sees
@@ -73,7 +73,7 @@ BEGIN
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
-           AND NOT cairn_failure_settled(e, p_agent)
+           AND (e.paths IS NULL OR k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
            AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
          ORDER BY e.created_at DESC LIMIT p_per)
       ) u
