@@ -6,18 +6,21 @@
 --   conventions  memories and the caller's notes tagged or worded as a rule
 --   failures     observations of the last 30 days tagged or worded as a failure, but those a
 --                later observation on their anchors says are fixed (cairn_failure_settled)
+--   stale        active plans untouched for 14 days, and memories and decisions a newer one of
+--                their kind on their paths may contradict (cairn_entry_stale; the mark is sent)
 -- (cairn_brief_cue). Each kind is read newest first, straight off a partial index of the entries
 -- that qualify: the shared ones of each project the read sees (entries_brief_project_idx), or of
 -- the whole org for an org read (entries_brief_shared_idx), and the caller's own private ones
 -- (entries_brief_private_idx). So a brief reads at most a few times p_per entries, whatever the
 -- org's size and however few of its entries qualify. A candidate carries only what the brief's
--- ranking and lines read (not an entry's whole JSON: links, stale marks, metadata and paths were
--- most of the bytes the server parsed and dropped), as an array in the order of BriefRow
+-- ranking and lines read (not an entry's whole JSON: links, metadata and paths were most of the
+-- bytes the server parsed and dropped), as an array in the order of BriefRow
 -- (src/domain/operations.ts): section, id, kind, content, rationale, title, status, steps, tags,
 -- project, agent, created_at, updated_at — a quarter fewer bytes to send and parse than objects
--- naming every field — then the version of the entry's row: its xmin, which every change of the row
--- makes anew, and its update time, against the day the 32-bit xmin comes round again (within one
--- transaction neither changes: a brief never runs in a transaction that writes entries). p_known is
+-- naming every field — then its version and its stale mark (or null). The version is the entry
+-- row's xmin, which every change of the row makes anew, its update time, against the day the
+-- 32-bit xmin comes round again (within one transaction neither changes: a brief never runs in a
+-- transaction that writes entries), and the id of the entry marking it stale, if any. p_known is
 -- what the server already holds (id -> version, of the candidates the same caller last received for
 -- the same project and scope): a candidate whose row is still that version, every field as the
 -- server holds it, is sent as its section and id alone (receiving and parsing ~35 KB of
@@ -31,12 +34,12 @@ CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope t
 AS $function$
 BEGIN
   RETURN (
-    SELECT coalesce(jsonb_agg(CASE WHEN p_known->>c.id::text = c.stamp
+    SELECT coalesce(jsonb_agg(CASE WHEN p_known->>c.id::text = m.stamp
         THEN jsonb_build_array(s.section, c.id)
         ELSE jsonb_build_array(s.section,
           (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
           (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
-          (c.row).created_at, (c.row).updated_at, c.stamp) END
+          (c.row).created_at, (c.row).updated_at, m.stamp, m.mark) END
       ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
     FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
     CROSS JOIN LATERAL (
@@ -80,11 +83,18 @@ BEGIN
       ORDER BY u.created_at DESC, u.id DESC
       LIMIT p_per
     ) c
-    CROSS JOIN LATERAL (SELECT CASE (c.row).kind
-        WHEN 'plan' THEN CASE WHEN (c.row).status = 'active' AND (c.row).updated_at < now() - interval '14 days'
-          THEN 'stale' ELSE 'plans' END
-        WHEN 'decision' THEN 'decisions'
-        WHEN 'observation' THEN 'failures'
+    -- an anchored memory or decision with a newer one of its kind on its paths (cairn_entry_stale)
+    -- is shown as may be stale; the marking entry is part of the version, so a new mark sends the
+    -- candidate whole
+    CROSS JOIN LATERAL (SELECT x.mark, c.stamp || coalesce(' ' || (x.mark->>'entry'), '') AS stamp
+      FROM (SELECT CASE WHEN (c.row).paths IS NOT NULL AND (c.row).kind IN ('memory', 'decision')
+        THEN cairn_entry_stale(c.row) END AS mark) x) m
+    CROSS JOIN LATERAL (SELECT CASE
+        WHEN m.mark IS NOT NULL THEN 'stale'
+        WHEN (c.row).kind = 'plan' THEN CASE WHEN (c.row).status = 'active'
+          AND (c.row).updated_at < now() - interval '14 days' THEN 'stale' ELSE 'plans' END
+        WHEN (c.row).kind = 'decision' THEN 'decisions'
+        WHEN (c.row).kind = 'observation' THEN 'failures'
         ELSE 'conventions'
       END AS section) s);
 END $function$;

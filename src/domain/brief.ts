@@ -23,8 +23,23 @@ export interface BriefCandidate {
 
 /** A candidate from the store's whole row, its times as ISO strings. */
 export function briefCandidate(r: BriefFullRow): BriefCandidate {
-  const [section, id, kind, content, rationale, title, status, steps, tags, project, agent, created, updated, version] =
-    r;
+  const [
+    section,
+    id,
+    kind,
+    content,
+    rationale,
+    title,
+    status,
+    steps,
+    tags,
+    project,
+    agent,
+    created,
+    updated,
+    version,
+    stale,
+  ] = r;
   const entry: BriefEntry = {
     id,
     kind,
@@ -38,6 +53,7 @@ export function briefCandidate(r: BriefFullRow): BriefCandidate {
     agent,
     created_at: isoTime(created),
     updated_at: isoTime(updated),
+    stale,
   };
   return { section, entry, version };
 }
@@ -86,6 +102,11 @@ function line(c: BriefCandidate, now: number): string {
     const next = nextText(plan);
     const since = c.section === 'stale' ? `, unchanged since ${date(e.updated_at)}` : '';
     return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${e.id})`;
+  }
+  if (c.section === 'stale' && e.stale) {
+    // what may contradict it, and its id: the next step is to supersede, forget or confirm it
+    const m = e.stale;
+    return `- ${clip(e.content, 120)} (${nameText(e.agent)}, id ${e.id}); a newer ${e.kind} on ${m.paths.join(', ')}: "${clip(m.says, 80)}" (${nameText(m.by)}, ${date(m.since)})`;
   }
   const says = clip(e.content, c.section === 'decisions' ? 160 : 200);
   const why = e.rationale ? clip(e.rationale, 120) : '';
@@ -188,6 +209,7 @@ function sameDerivation(d: Derived, c: BriefCandidate): boolean {
     k.title !== e.title ||
     k.agent !== e.agent ||
     k.created_at !== e.created_at ||
+    k.stale?.entry !== e.stale?.entry ||
     k.tags.length !== e.tags.length
   ) {
     return false;

@@ -128,12 +128,13 @@ export type BriefEntry = Pick<
   | 'agent'
   | 'created_at'
   | 'updated_at'
->;
+> &
+  Partial<Pick<Entry, 'stale'>>;
 
 /**
  * A brief candidate as the store sends it (sql/tools/cairn_brief.sql): its section, then its
  * entry's fields in this order, times as Postgres writes them, then the version of the entry's row
- * (briefCandidates in domain/brief.ts reads it); or, for a candidate the server said it holds at
+ * (briefCandidates in domain/brief.ts reads it) and its stale mark; or, for a candidate the server said it holds at
  * that version (`known`), its section and id alone.
  */
 export type BriefRow = BriefFullRow | [section: BriefSection, id: string];
@@ -153,6 +154,7 @@ export type BriefFullRow = [
   created_at: string,
   updated_at: string,
   version: string,
+  stale: Entry['stale'],
 ];
 
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;

@@ -419,6 +419,7 @@ describe('the candidates a brief holds from the last one of its read', () => {
     e.created_at,
     e.updated_at,
     version,
+    e.stale,
   ];
   const plan = entry({
     kind: 'plan',
@@ -517,6 +518,7 @@ describe('briefCandidate', () => {
         '2026-11-01T10:00:00.123456+00:00',
         '2026-11-02T11:30:00+00:00',
         '4242',
+        null,
       ]),
     ).toEqual({
       section: 'stale',
@@ -534,6 +536,7 @@ describe('briefCandidate', () => {
         agent: 'alice',
         created_at: '2026-11-01T10:00:00.123Z',
         updated_at: '2026-11-02T11:30:00.000Z',
+        stale: null,
       },
     });
   });

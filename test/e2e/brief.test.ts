@@ -186,6 +186,40 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     }
   });
 
+  it('lists a memory or decision a newer one of its kind on its files may contradict under May be stale', async () => {
+    const project = '/srv/money';
+    const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
+    const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
+    try {
+      const old = entryId(
+        await a.call('decide', {
+          content: 'Money is stored as float dollars',
+          rationale: 'simple',
+          paths: ['src/orders/service.ts'],
+        }),
+      );
+      const first = await brief(a);
+      expect(shown(first.brief).decisions).toEqual([old]);
+      expect(first.text).not.toContain('May be stale');
+      // an observation on the file contradicts no decision; a newer decision on its folder may
+      await b.call('observe', { content: 'Orders tests pass', paths: ['src/orders/service.ts'] });
+      const newer = entryId(
+        await b.call('decide', { content: 'Money is integer cents', rationale: 'no rounding', paths: ['src/orders/'] }),
+      );
+      // the same caller again: the server held the old decision, and still learns of its mark
+      const second = await brief(a);
+      expect(shown(second.brief)).toMatchObject({ decisions: [newer], stale: [old] });
+      expect(second.text).toMatch(
+        new RegExp(
+          `May be stale:\\n- Money is stored as float dollars \\(alice, id ${old}\\); a newer decision on src/orders/service\\.ts: "Money is integer cents" \\(bob, \\d{4}-\\d\\d-\\d\\d\\)`,
+        ),
+      );
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it("shows the caller's own notes and no one else's", async () => {
     const b = shown((await brief(bob)).brief);
     expect(b.conventions).toContain(ids.bobNote);

@@ -216,8 +216,9 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
           ).candidates;
         const whole = await rows();
         expect(whole).toHaveLength(3);
-        // the entry's fields, then its row's version
-        for (const r of whole) expect(r).toHaveLength(14);
+        // the entry's fields, then its row's version and its stale mark (none here: no anchors)
+        for (const r of whole) expect(r).toHaveLength(15);
+        for (const r of whole) expect(r[14]).toBeNull();
         const [version] = await db.query(`SELECT xmin || ' ' || updated_at AS v FROM entries WHERE id = $1`, [
           d.entry.id,
         ]);
