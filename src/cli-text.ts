@@ -30,7 +30,7 @@ function listText(r: Record<string, unknown>): string | null {
 }
 
 /** Any other result as indented `name: value` lines (lists item by item), never as JSON. */
-export function plainText(v: unknown, indent = ''): string {
+function plainText(v: unknown, indent = ''): string {
   if (Array.isArray(v)) {
     if (v.length === 0) return `${indent}(none)`;
     return v
@@ -49,6 +49,7 @@ export function plainText(v: unknown, indent = ''): string {
   return `${indent}${String(v)}`;
 }
 
+/** Prints a command's result for a person: stdout, but an export's counts and head on stderr (the file may be on stdout). */
 export function printHuman(result: unknown): void {
   const r = result as Record<string, unknown>;
   const key = r.key as { secret?: string; id: string } | undefined;
