@@ -2,7 +2,8 @@
 -- last key): `project` by canonical id, `entry` by id, `version` (a plan's kept versions) by entry
 -- and version ('<entry id> <version>'), `artifact` by id (with its blob key, for the bytes), and
 -- `event` by seq up to p_head (the head the export started from). Rows are as stored, without
--- the org id and what is derived from other columns (the project key, the search vector).
+-- the org id and what is derived from other columns (the project key, the search vector, the
+-- handle, and the projects that replaced an org entry, which the import finds from their entries).
 -- Without p_private, private (`agent` scope) entries, their versions and private artifacts are
 -- left out, and a private event is sealed: its seq and hashes only, so the chain still verifies
 -- and nothing of the note shows (docs/design.md, "Export and import"). Times are UTC.
@@ -23,7 +24,7 @@ BEGIN
       FROM (SELECT * FROM projects WHERE org_id = p_org AND canonical > coalesce(p_after, '')
         ORDER BY canonical LIMIT p_limit) p;
   WHEN 'entry' THEN
-    SELECT jsonb_agg(to_jsonb(e) - 'org_id' - 'project_key' - 'search' ORDER BY e.id) INTO v_rows
+    SELECT jsonb_agg(to_jsonb(e) - 'org_id' - 'project_key' - 'search' - 'handle' - 'superseded_in' ORDER BY e.id) INTO v_rows
       FROM (SELECT * FROM entries WHERE org_id = p_org AND (p_private OR scope <> 'agent')
         AND id > coalesce(p_after::uuid, '00000000-0000-0000-0000-000000000000')
         ORDER BY id LIMIT p_limit) e;

@@ -165,11 +165,18 @@ export const entries = pgTable(
     lastChange: text('last_change'),
     supersedes: uuid('supersedes'),
     supersededBy: uuid('superseded_by'),
+    /**
+     * An org entry that project entries replaced for their project only (contract §4, scoped
+     * supersession): project -> the replacement's id. Current everywhere else.
+     */
+    supersededIn: jsonb('superseded_in'),
     expiresAt: at('expires_at'),
     /** The project, '' for none: recall's neighbours are found by it on an index. */
     projectKey: text('project_key').notNull().generatedAlwaysAs(sql`coalesce(project, '')`),
     /** What recall matches: set on every write by the trigger of sql/recall/cairn_entry_search.sql. */
     search: tsvector('search'),
+    /** The short handle the brief shows and the tools accept for the id: its last 8 hex digits (random bits). */
+    handle: text('handle').notNull().generatedAlwaysAs(sql`right(id::text, 8)`),
   },
   (t) => [
     index('entries_org_created_idx').on(t.orgId, t.createdAt),
@@ -180,6 +187,8 @@ export const entries = pgTable(
     index('entries_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`expires_at IS NOT NULL`),
     // recall's neighbours: the entries written just before and after one, in its project
     index('entries_org_project_id_idx').on(t.orgId, t.projectKey, t.id),
+    // a short handle to the entries it may name
+    index('entries_org_handle_idx').on(t.orgId, t.handle),
   ],
 );
 
