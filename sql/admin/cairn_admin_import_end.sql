@@ -1,6 +1,8 @@
 -- Operator: ends an import. Done (p_abort false): the staged ledger must end at p_head (the
 -- export's head: {seq, hash}); its events and the projects are added at once, each agent's
--- activity counted, and writes are let in again (chained after the imported head). Aborted:
+-- activity counted, the org entries that project entries replaced for their project marked so
+-- (superseded_in, which an export leaves out: it is read off the replacements' supersedes), and
+-- writes are let in again (chained after the imported head). Aborted:
 -- everything imported is deleted — entries, versions, artifacts (the caller deletes the bytes it
 -- stored), what was staged — and the org is as it was before: an org the import made
 -- (cairn_admin_import_begin) is deleted with it, so a refused import leaves no org behind.
@@ -46,6 +48,12 @@ BEGIN
     INSERT INTO agent_activity (org_id, agent, private, events, first_at, last_at)
       SELECT p_org, agent, private, count(*), min(at), max(at) FROM ledger
       WHERE org_id = p_org AND op <> 'sealed' AND coalesce(actor_kind, 'agent') = 'agent' GROUP BY agent, private;
+    UPDATE entries x SET superseded_in = r.replaced
+      FROM (SELECT e.supersedes AS id, jsonb_object_agg(e.project, e.id ORDER BY e.id) AS replaced
+            FROM entries e JOIN entries o ON o.org_id = p_org AND o.id = e.supersedes AND o.scope = 'org'
+            WHERE e.org_id = p_org AND e.scope = 'project' AND e.supersedes IS NOT NULL
+            GROUP BY e.supersedes) r
+      WHERE x.org_id = p_org AND x.id = r.id;
     UPDATE ledger_heads SET importing = false WHERE org_id = p_org;
   END IF;
   PERFORM cairn_org_seal(p_org, true);

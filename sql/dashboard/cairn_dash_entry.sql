@@ -1,7 +1,8 @@
 -- An entry's page: the entry (never an agent's private one), who last changed it and what changed
 -- (a plan's updates), its versions through supersession — or, for a plan, the versions it kept as
 -- it was updated in place (entry_versions) — oldest first, each with its content (the page shows
--- what changed between them), and its ledger events; NULL when there is no such entry.
+-- what changed between them), the projects that replaced it for themselves only (replaced_in:
+-- project, id), and its ledger events; NULL when there is no such entry.
 CREATE OR REPLACE FUNCTION public.cairn_dash_entry(p_token_hash text, p_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -18,6 +19,7 @@ BEGIN
   RETURN jsonb_build_object(
     'entry', cairn_entry_json(v_e),
     'updated_by', v_e.updated_by, 'last_change', v_e.last_change,
+    'replaced_in', cairn_replaced_in(v_e),
     'versions', CASE WHEN v_e.kind = 'plan' THEN (
       SELECT jsonb_agg(x.v ORDER BY x.n) FROM (
         SELECT jsonb_build_object('id', k.entry_id, 'created_at', k.updated_at, 'agent', k.updated_by,

@@ -63,8 +63,10 @@ DECLARE
   v_at timestamptz := (p_args->>'as_of')::timestamptz;
   v_stale constant float8 := 0.8;
 BEGIN
-  -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at)
+  -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at); the
+  -- project read, for what replaced an org entry there (cairn_replacement)
   PERFORM set_config('cairn.as_of', coalesce(p_args->>'as_of', ''), true);
+  PERFORM set_config('cairn.project', coalesce(v_proj, ''), true);
   -- paths: only the entries anchored to them or to a folder containing one (docs/design.md,
   -- "Anchors"), from the postings the reader may see; alone (empty query) fresh ones first, newest
   -- first; with a query, ranked by it

@@ -1,6 +1,7 @@
 -- space view brief: the candidates of a project's briefing, at most p_per of each kind, newest
 -- first; src/domain/brief.ts ranks them across sections, drops near-duplicates and fits them to
--- the budget. Current entries only (not superseded, not expired) in the caller's read scope:
+-- the budget. Current entries only (not superseded, not expired) in the caller's read scope (an
+-- org entry a project entry replaced for p_proj is not current there: cairn_recall_visible):
 --   plans        active or draft plans (an active plan untouched for 14 days is "stale")
 --   decisions    decisions
 --   conventions  memories and the caller's notes tagged or worded as a rule
@@ -53,6 +54,7 @@ BEGIN
            SELECT e AS row, e.created_at, e.id, e.xmin || ' ' || e.updated_at AS stamp FROM entries e
            WHERE e.org_id = p_org AND e.kind = k.kind AND e.project_key = pr.project
              AND e.scope <> 'agent' AND e.superseded_by IS NULL
+             AND (e.superseded_in IS NULL OR p_proj IS NULL OR NOT e.superseded_in ? p_proj)
              AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
              AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
              AND (e.expires_at IS NULL OR e.expires_at > now())
@@ -63,6 +65,7 @@ BEGIN
         (SELECT e AS row, e.created_at, e.id, e.xmin || ' ' || e.updated_at AS stamp FROM entries e
          WHERE p_scope = 'org' AND e.org_id = p_org AND e.kind = k.kind
            AND e.scope <> 'agent' AND e.superseded_by IS NULL
+           AND (e.superseded_in IS NULL OR p_proj IS NULL OR NOT e.superseded_in ? p_proj)
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())

@@ -34,6 +34,10 @@ BEGIN
   -- supersedes), not by a search of the org's entries for the link back
   UPDATE entries SET superseded_by = NULL, updated_at = now()
     WHERE org_id = v_org AND id = ANY(v_restored) AND superseded_by = ANY(v_done);
+  -- and an org entry a forgotten project entry replaced for its project is current there again
+  UPDATE entries x SET superseded_in = (SELECT jsonb_object_agg(j.project, j.id)
+      FROM jsonb_each_text(x.superseded_in) AS j(project, id) WHERE j.id::uuid <> ALL(v_done))
+    WHERE org_id = v_org AND id = ANY(v_restored) AND superseded_in IS NOT NULL;
   FOR r IN DELETE FROM artifacts WHERE org_id = v_org AND id = ANY(v_ids)
       AND (scope <> 'agent' OR agent = p_reader)
       RETURNING id, project, sha256, blob_key, scope LOOP

@@ -1,9 +1,11 @@
 -- space view history: one entry the caller may read (any shared entry of the org, or its own
 -- private one), its versions (each write of it in the ledger: the first, then each update), its
--- supersede chain both ways (oldest first, the entry included; entries the caller may not read
--- are left out of it), and the ledger events of every entry in that chain. Of an entry forgotten,
--- a tool error says by whom, when and why (cairn_forgotten).
-CREATE OR REPLACE FUNCTION public.cairn_history(p_org uuid, p_agent text, p_id uuid)
+-- supersede chain both ways as read from p_proj (oldest first, the entry included; an org entry
+-- replaced for p_proj only is followed by that replacement; entries the caller may not read are
+-- left out of it), the projects that replaced it for themselves only (replaced_in: project, id),
+-- and the ledger events of every entry in that chain. Of an entry forgotten, a tool error says by
+-- whom, when and why (cairn_forgotten).
+CREATE OR REPLACE FUNCTION public.cairn_history(p_org uuid, p_agent text, p_id uuid, p_proj text)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
@@ -34,10 +36,11 @@ BEGIN
         JOIN entries e ON e.org_id = p_org AND e.id = b.supersedes
         WHERE b.depth > -1000
     ), fwd AS (
-      SELECT e.id, e.superseded_by, 0 AS depth FROM entries e WHERE e.org_id = p_org AND e.id = p_id
+      SELECT e.id, coalesce(e.superseded_by, (e.superseded_in ->> p_proj)::uuid) AS next, 0 AS depth
+        FROM entries e WHERE e.org_id = p_org AND e.id = p_id
       UNION ALL
-      SELECT e.id, e.superseded_by, f.depth + 1 FROM fwd f
-        JOIN entries e ON e.org_id = p_org AND e.id = f.superseded_by
+      SELECT e.id, coalesce(e.superseded_by, (e.superseded_in ->> p_proj)::uuid), f.depth + 1 FROM fwd f
+        JOIN entries e ON e.org_id = p_org AND e.id = f.next
         WHERE f.depth < 1000
     )
   SELECT array_agg(c.id ORDER BY c.depth) INTO v_chain
@@ -49,6 +52,7 @@ BEGIN
         'agent', v.agent, 'op', v.op, 'content_sha256', v.content_sha256) ORDER BY v.n), '[]'::jsonb)
       FROM (SELECT l.*, row_number() OVER (ORDER BY l.seq) AS n FROM ledger l
         WHERE l.org_id = p_org AND l.entry_id = p_id AND l.op <> 'forget') v),
+    'replaced_in', cairn_replaced_in(v_e),
     'chain', (SELECT coalesce(jsonb_agg(cairn_entry_json(e) ORDER BY array_position(v_chain, e.id)), '[]'::jsonb)
       FROM entries e WHERE e.org_id = p_org AND e.id = ANY(v_chain)),
     'events', (SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq), '[]'::jsonb)

@@ -24,6 +24,8 @@ BEGIN
   PERFORM cairn_org_seal(v_org, true);
   v_proj := cairn_read_project(v_org, p_project, p_agent);
   v_scope := cairn_read_scope(p_args->>'scope', v_proj);
+  -- the project read, for what replaced an org entry there (cairn_replacement)
+  PERFORM set_config('cairn.project', coalesce(v_proj, ''), true);
   -- every view says who the caller acts as: a key bound to an agent is that agent
   v_caller := jsonb_build_object('caller', jsonb_build_object('agent', p_agent,
     'verified', coalesce(current_setting('cairn.verified', true), '') = 'on'));
@@ -59,7 +61,7 @@ BEGIN
       cairn_brief(v_org, v_proj, v_scope, p_agent, coalesce((p_args->>'per_kind')::int, 40),
         coalesce(p_args->'known', '{}'::jsonb)));
   ELSIF v_view = 'history' THEN
-    RETURN v_caller || jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid));
+    RETURN v_caller || jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid, v_proj));
   ELSIF v_view = 'agents' THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
         'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)

@@ -1,5 +1,6 @@
 -- remember, observe, decide, note: one new entry (or, for remember, the existing duplicate),
--- replacing an earlier one when `supersedes` names it.
+-- replacing an earlier one when `supersedes` names it: everywhere it was read, or, for a project
+-- entry replacing an org entry, in its project only (superseded_in; result `replaced_for`).
 CREATE OR REPLACE FUNCTION public.cairn_write(p_key_hash text, p_agent text, p_project text, p_args jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -49,6 +50,10 @@ BEGIN
       RAISE EXCEPTION 'supersedes: % is a %; only a memory, observation or decision can be superseded',
         v_supersedes, v_old.kind USING ERRCODE = 'CN422';
     END IF;
+    IF v_old.scope = 'org' AND v_scope = 'project' AND v_old.superseded_in ? v_proj THEN
+      RAISE EXCEPTION 'supersedes: % is already replaced in project % by %; supersede that one instead',
+        v_supersedes, v_proj, v_old.superseded_in ->> v_proj USING ERRCODE = 'CN409';
+    END IF;
     IF v_old.superseded_by IS NOT NULL THEN
       -- the replacement's id only when the caller may read it
       IF EXISTS (SELECT 1 FROM entries r WHERE r.org_id = v_org AND r.id = v_old.superseded_by
@@ -60,15 +65,16 @@ BEGIN
         v_supersedes USING ERRCODE = 'CN409';
     END IF;
     -- a replacement is read by everyone who read what it replaces: a private note would hide a
-    -- shared entry from all but its writer, an entry of another project from that project
+    -- shared entry from all but its writer, an entry of another project from that project. One
+    -- widening rule: a project entry replaces an org entry for its own project only (below).
     IF (v_old.scope <> 'agent' AND v_scope = 'agent')
-        OR (v_old.scope = 'org' AND v_scope <> 'org')
         OR (v_old.scope = 'project' AND v_scope = 'project' AND v_old.project IS DISTINCT FROM v_proj) THEN
       RAISE EXCEPTION 'supersedes: % is read by % and its replacement would be read by %: write the replacement with scope %',
         v_supersedes,
         CASE v_old.scope WHEN 'org' THEN 'the whole org' ELSE 'everyone in project ' || v_old.project END,
         CASE v_scope WHEN 'agent' THEN 'you alone' ELSE 'project ' || coalesce(v_proj, '(none)') END,
-        CASE v_old.scope WHEN 'org' THEN 'org' ELSE 'project (in ' || v_old.project || ') or org' END
+        CASE v_old.scope WHEN 'org' THEN 'org (or project, to replace it in your project only)'
+          ELSE 'project (in ' || v_old.project || ') or org' END
         USING ERRCODE = 'CN422';
     END IF;
   END IF;
@@ -84,10 +90,15 @@ BEGIN
       p_args->>'commit')
     RETURNING * INTO v_e;
   INSERT INTO object_ids (id) VALUES (v_e.id);
-  IF v_supersedes IS NOT NULL THEN
+  IF v_old.scope = 'org' AND v_scope = 'project' THEN
+    -- the org entry stays current everywhere but this project (its row otherwise unchanged)
+    UPDATE entries SET superseded_in = coalesce(superseded_in, '{}'::jsonb) || jsonb_build_object(v_proj, v_e.id)
+      WHERE org_id = v_org AND id = v_supersedes;
+  ELSIF v_supersedes IS NOT NULL THEN
     UPDATE entries SET superseded_by = v_e.id, updated_at = now()
       WHERE org_id = v_org AND id = v_supersedes;
   END IF;
   PERFORM cairn_ledger_append(v_org, p_agent, p_args->>'op', v_e.id, v_proj, v_sha, NULL, v_scope = 'agent');
-  RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'deduplicated', false, 'project', v_proj);
+  RETURN jsonb_build_object('entry', cairn_entry_json(v_e), 'deduplicated', false, 'project', v_proj,
+    'replaced_for', CASE WHEN v_old.scope = 'org' AND v_scope = 'project' THEN v_proj END);
 END $function$;

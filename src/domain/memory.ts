@@ -57,6 +57,7 @@ function spaceView(r: StoreOps['space']['result'], budget: number, brief?: Brief
         entry: withIsoTimes(h.entry),
         versions: isoAll(h.versions),
         chain: isoAll(h.chain),
+        replaced_in: h.replaced_in,
         events: isoAll(h.events),
       },
     };
@@ -149,6 +150,7 @@ export function createMemoryService(deps: MemoryDeps) {
         entry: withIsoTimes(r.entry),
         deduplicated: r.deduplicated === true,
         project: r.project,
+        replacedFor: r.replaced_for ?? null,
       };
     },
 

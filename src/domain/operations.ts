@@ -225,6 +225,8 @@ export const spaceFound = z.object({
         }),
       ),
       chain: z.array(entryOut),
+      /** Of an org entry: the projects that replaced it for themselves only (contract §4). */
+      replaced_in: z.array(z.object({ project: z.string(), id: z.string() })),
       events: z.array(eventOut),
     })
     .optional(),
@@ -306,7 +308,8 @@ export interface StoreOps {
   write: {
     args: WriteArgs &
       EmbeddingArgs & { id: string; kind: string; op: string; default_scope: Scope | null; dedup: boolean };
-    result: { entry: Entry; deduplicated?: boolean; project: string | null };
+    /** replaced_for: the project in which the entry replaced an org entry, for that project only. */
+    result: { entry: Entry; deduplicated?: boolean; project: string | null; replaced_for?: string | null };
   };
   plan: {
     args: PlanArgs &

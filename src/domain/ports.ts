@@ -136,6 +136,8 @@ export interface EntryPage {
     kept?: boolean;
     content: string;
   }[];
+  /** Of an org entry, the projects that replaced it for themselves only, and by what. */
+  replaced_in: { project: string; id: string }[];
   events: LedgerEvent[];
 }
 

@@ -111,6 +111,19 @@ function EntryView(p: {
             <dd>{e.tags.join(', ')}</dd>
           </>
         ) : null}
+        {p.data.replaced_in.length ? (
+          <>
+            <dt>Replaced</dt>
+            <dd>
+              {p.data.replaced_in.map((r, i) => (
+                <>
+                  {i ? '; ' : ''}in project {r.project} by <a href={`/dashboard/memory/${r.id}`}>a project entry</a>
+                </>
+              ))}{' '}
+              (current everywhere else)
+            </dd>
+          </>
+        ) : null}
       </dl>
       <Versions versions={p.data.versions} />
       {p.data.events.length ? (

@@ -94,7 +94,8 @@ function quotaLine(q: NonNullable<SpaceFound['quota']>): string {
 
 /**
  * One entry's history: the entry, its versions, its supersede chain oldest first (each id once;
- * the events then name entries by their place in the chain) and its ledger events.
+ * the events then name entries by their place in the chain), the projects that replaced it for
+ * themselves only, and its ledger events.
  */
 function historyText(h: SpaceFound['history']): string {
   if (!h) return '';
@@ -114,8 +115,12 @@ function historyText(h: SpaceFound['history']): string {
         `${i + 1}. [${c.kind}, ${state}] ${summarise(c).says} (${nameText(c.agent)}, ${c.created_at.slice(0, 10)})${mark}`,
       );
     }
-  } else {
+  } else if (!h.replaced_in.length) {
     lines.push('It supersedes nothing and nothing supersedes it.');
+  }
+  if (h.replaced_in.length) {
+    const by = h.replaced_in.map((r) => `project ${r.project} (by ${r.id})`).join(', ');
+    lines.push(`Replaced for ${by} only; current everywhere else.`);
   }
   lines.push(
     'Ledger:',

@@ -14,8 +14,13 @@ export async function writeEntry(
   const r = await ctx.service.write(tool, ctx.who, rest);
   const p = projectFields(ctx.project, r.project);
   const e = r.entry;
+  const replaces = !e.supersedes
+    ? ''
+    : r.replacedFor
+      ? ` It replaces org entry ${e.supersedes} in project ${r.replacedFor} only: there it leaves default recall; everywhere else it stays current.`
+      : ' It replaces the entry named in supersedes, which now leaves default recall.';
   const text = r.deduplicated
     ? `Already remembered as ${e.id} (${where(e)}); nothing new was stored.`
-    : `${verb} ${e.id} (${where(e)}).${e.supersedes ? ' It replaces the entry named in supersedes, which now leaves default recall.' : ''}`;
+    : `${verb} ${e.id} (${where(e)}).${replaces}`;
   return { entry: e, deduplicated: r.deduplicated, ...p, text: withNotice(text, writeNotice(ctx, p.notice, e.agent)) };
 }
