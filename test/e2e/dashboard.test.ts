@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserLike } from '../helpers/browser-like';
-import { connect, headersFor, rawPost, toolCall } from '../helpers/clients';
+import { connect, entryId, headersFor, rawPost, toolCall } from '../helpers/clients';
 import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 const secretIn = (html: string) => /<code id="secret">(svc_[0-9A-Za-z]+)<\/code>/.exec(html)?.[1] ?? '';
@@ -541,6 +541,8 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
     let v1 = '';
     let v2 = '';
     let secretNote = '';
+    let orgRule = '';
+    let siteRule = '';
     try {
       v1 = ((await robot.call('remember', { content: 'Deploys run on Tuesdays.' })).structured.entry as { id: string })
         .id;
@@ -550,9 +552,22 @@ describe.each(TARGETS)('dashboard on %s', (db) => {
         }
       ).id;
       secretNote = ((await robot.call('note', { content: 'my own scratch' })).structured.entry as { id: string }).id;
+      orgRule = entryId(await robot.call('remember', { content: 'CI runs on GitHub Actions.', scope: 'org' }));
+      siteRule = entryId(
+        await robot.call('remember', {
+          content: 'The site runs CI on Buildkite.',
+          project: '/srv/site',
+          supersedes: orgRule,
+        }),
+      );
     } finally {
       await robot.close();
     }
+    // an org entry a project replaced for itself only says so, and where it stays current
+    const ruleHtml = (await b.get(`/dashboard/memory/${orgRule}`)).html;
+    expect(ruleHtml).toContain(
+      `<dt>Replaced</dt><dd>in project /srv/site by <a href="/dashboard/memory/${siteRule}">a project entry</a> (current everywhere else)</dd>`,
+    );
     const page = await b.get(`/dashboard/memory/${v2}`);
     expect(page.status).toBe(200);
     expect(page.html).toContain('Deploys run on Thursdays.');

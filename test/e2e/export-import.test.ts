@@ -45,12 +45,25 @@ async function answers(s: McpSession, planId: string) {
       await recall({ query: 'walrus deploy', limit: 20 }),
       await recall({ query: 'walrus', include_superseded: true, limit: 20 }),
       await recall({ query: '', paths: ['src/walrus'] }),
+      // an org rule the walrus project replaced for itself only: superseded there, current elsewhere
+      ...(await Promise.all(
+        [WALRUS, undefined].map(async (project) =>
+          (
+            (
+              await s.call('recall', { query: 'walrus lint', project, include_superseded: true })
+            ).structured.hits as Record<string, unknown>[]
+          ).map((h) => [h.id, h.superseded_by]),
+        ),
+      )),
     ],
     counts: overview.counts,
     artifact: (await s.call('artifact_get', { name: 'walrus.bin' })).content,
     history: (await s.call('space', { view: 'history', entry_id: planId })).text,
   };
 }
+
+/** A project (an absolute path) that replaced an org rule for itself only. */
+const WALRUS = '/srv/walrus';
 
 // PGlite → Postgres, and back; a Node install → a Worker's database (through the Worker's /admin)
 const PAIRS: [DbKind, DbKind][] = [
@@ -87,6 +100,13 @@ describe.each(PAIRS)('export from %s, import into %s', (fromDb, toDb) => {
     await bob.call('plan', { id: planId, status: 'active', claim_step: 0 });
     await bob.call('note', { content: 'bob private walrus hunch: the deploy flakes on Fridays' });
     await ann.call('observe', { content: 'walrus deploy failed on the blue pipeline', source: 'ci' });
+    const lint = entryId(await ann.call('remember', { content: 'Walrus repos lint with ESLint', scope: 'org' }));
+    const own = await bob.call('remember', {
+      content: 'This walrus repo lints with Biome',
+      project: WALRUS,
+      supersedes: lint,
+    });
+    expect(own.text).toContain(`in project ${WALRUS} only`);
     const doomed = entryId(await ann.call('remember', { content: 'walrus secret that must go' }));
     await ann.call('forget', { id: doomed, reason: 'pasted by mistake' });
     await ann.call('artifact_put', {
@@ -160,7 +180,7 @@ describe.each(PAIRS)('export from %s, import into %s', (fromDb, toDb) => {
     const target = uuidv7();
     const r = await importInto(to, target, full);
     expect(r.status).toBe(201);
-    expect(r.body.imported).toMatchObject({ entry: 6, version: 1, artifact: 1, event: expect.any(Number) });
+    expect(r.body.imported).toMatchObject({ entry: 8, version: 1, artifact: 1, event: expect.any(Number) });
 
     // export → import → export: the same lines but the header (the org's id and the export's time)
     const again = await exportOf(to, target);
