@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headersFor, rawPost, toolCall } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 interface Hit {
   id: string;
@@ -21,7 +21,7 @@ interface Result {
   structuredContent: { entry: Hit; hits: Hit[]; deduplicated?: boolean };
 }
 
-describe.each(DB_KINDS)('anchors on %s', (db) => {
+describe.each(TARGETS)('anchors on %s', (db) => {
   let t: TestServer;
   let key: string;
 

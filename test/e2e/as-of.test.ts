@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, entryId, type McpSession } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 const pause = () => new Promise((r) => setTimeout(r, 60));
 
-describe.each(DB_KINDS)('recall as of a time on %s', (db) => {
+describe.each(TARGETS)('recall as of a time on %s', (db) => {
   let t: TestServer;
   let s: McpSession;
 

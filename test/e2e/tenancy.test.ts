@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, entryId, type McpSession } from '../helpers/clients';
-import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
+import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
-describe.each(DB_KINDS)('supersede within an org on %s', (db) => {
+describe.each(TARGETS)('supersede within an org on %s', (db) => {
   let t: TestServer;
   let alice: McpSession;
   let bob: McpSession;
