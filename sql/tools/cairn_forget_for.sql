@@ -7,7 +7,8 @@ CREATE OR REPLACE FUNCTION public.cairn_forget_for(p_org uuid, p_reader text, p_
 AS $function$
 DECLARE
   v_org uuid := p_org;
-  v_ids uuid[] := ARRAY(SELECT DISTINCT jsonb_array_elements_text(p_args->'ids')::uuid);
+  v_ids uuid[];
+  v_unknown text[];
   v_reason text := p_args->>'reason';
   v_done uuid[] := '{}';
   v_blobs text[] := '{}';
@@ -15,6 +16,13 @@ DECLARE
   v_restored uuid[] := '{}';
   r record;
 BEGIN
+  -- each an id, or a handle of an entry the reader may read (artifacts have none); a handle that
+  -- names none is not found as given
+  SELECT coalesce(array_agg(DISTINCT x.id) FILTER (WHERE x.id IS NOT NULL), '{}'),
+      coalesce(array_agg(DISTINCT j.ref) FILTER (WHERE x.id IS NULL), '{}')
+    INTO v_ids, v_unknown
+    FROM jsonb_array_elements_text(p_args->'ids') AS j(ref),
+      cairn_entry_ref(v_org, j.ref, p_reader, coalesce(p_args->>'field', 'ids')) AS x(id);
   IF EXISTS (SELECT 1 FROM object_ids o WHERE o.id = ANY(v_ids)
       AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.id = o.id)
       AND NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = v_org AND a.id = o.id)) THEN
@@ -60,7 +68,7 @@ BEGIN
     AND NOT EXISTS (SELECT 1 FROM artifacts a WHERE a.org_id = v_org AND a.project = p.canonical);
   RETURN jsonb_build_object(
     'forgotten', to_jsonb(v_done),
-    'not_found', to_jsonb(ARRAY(SELECT i FROM unnest(v_ids) i WHERE i <> ALL(v_done))),
+    'not_found', to_jsonb(ARRAY(SELECT i::text FROM unnest(v_ids) i WHERE i <> ALL(v_done)) || v_unknown),
     -- of those, the ones forgotten before: by whom, when, why (the reader's view of the ledger)
     'forgotten_before', (SELECT coalesce(jsonb_agg(f ORDER BY f->>'at'), '[]'::jsonb)
       FROM unnest(v_ids) i, cairn_forgotten(v_org, p_reader, i) f WHERE i <> ALL(v_done) AND f IS NOT NULL),

@@ -15,7 +15,7 @@ AS $function$
 DECLARE
   v_org uuid := cairn_auth(p_key_hash);
   v_proj text := cairn_project(v_org, p_project, true);
-  v_id uuid := (p_args->>'id')::uuid;
+  v_id uuid;
   v_scope text;
   v_status text;
   v_title text;
@@ -28,6 +28,8 @@ DECLARE
   v_changes text[] := '{}';
 BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
+  -- the plan to update: an id, or a handle of a plan the caller may read
+  v_id := cairn_entry_ref(v_org, p_args->>'id', p_agent, 'id', 'plan');
   IF coalesce((p_args->>'update')::boolean, false) THEN
     SELECT * INTO v_e FROM entries
       WHERE org_id = v_org AND id = v_id AND (scope <> 'agent' OR agent = p_agent) FOR UPDATE;

@@ -18,6 +18,7 @@ DECLARE
   v_quota jsonb;
   v_result jsonb;
   v_caller jsonb;
+  v_entry uuid;
 BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
   -- counts, activity and the ledger with every write of the org answered so far (cairn_org_seal)
@@ -30,6 +31,8 @@ BEGIN
   v_caller := jsonb_build_object('caller', jsonb_build_object('agent', p_agent,
     'verified', coalesce(current_setting('cairn.verified', true), '') = 'on'));
   IF v_view = 'ledger' THEN
+    -- entry_id: an id (a forgotten entry's events stay), or a handle of an entry the caller reads
+    v_entry := cairn_entry_ref(v_org, p_args->>'entry_id', p_agent, 'entry_id', 'entry_id: entry');
     -- since: from the first event at or after it (events are appended in time order), so that
     -- the newest-first scan stops where the window starts
     IF p_args ? 'since' THEN
@@ -39,7 +42,7 @@ BEGIN
     SELECT coalesce(jsonb_agg(cairn_event_json(l) ORDER BY l.seq DESC), '[]'::jsonb) INTO v_result
     FROM (SELECT * FROM ledger l
       WHERE l.org_id = v_org AND l.seq >= v_from
-        AND (NOT p_args ? 'entry_id' OR l.entry_id = (p_args->>'entry_id')::uuid)
+        AND (NOT p_args ? 'entry_id' OR l.entry_id = v_entry)
         AND (NOT p_args ? 'agent' OR l.agent = p_args->>'agent' AND coalesce(l.actor_kind, 'agent') = 'agent')
         AND (NOT p_args ? 'since' OR l.at >= (p_args->>'since')::timestamptz)
         AND (NOT l.private OR l.agent = p_agent)
@@ -61,7 +64,8 @@ BEGIN
       cairn_brief(v_org, v_proj, v_scope, p_agent, coalesce((p_args->>'per_kind')::int, 40),
         coalesce(p_args->'known', '{}'::jsonb)));
   ELSIF v_view = 'history' THEN
-    RETURN v_caller || jsonb_build_object('history', cairn_history(v_org, p_agent, (p_args->>'entry_id')::uuid, v_proj));
+    RETURN v_caller || jsonb_build_object('history', cairn_history(v_org, p_agent,
+      cairn_entry_ref(v_org, p_args->>'entry_id', p_agent, 'entry_id', 'entry_id: entry'), v_proj));
   ELSIF v_view = 'agents' THEN
     SELECT coalesce(jsonb_agg(jsonb_build_object('agent', a.agent, 'events', a.n,
         'first_at', a.first_at, 'last_at', a.last_at) ORDER BY a.last_at DESC), '[]'::jsonb)

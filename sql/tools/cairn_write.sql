@@ -13,11 +13,13 @@ DECLARE
   v_scope text := cairn_write_scope(p_args->>'scope', p_args->>'default_scope', v_proj);
   v_content text := p_args->>'content';
   v_sha text := cairn_sha256(p_args->>'content');
-  v_supersedes uuid := (p_args->>'supersedes')::uuid;
+  v_supersedes uuid;
   v_old entries;
   v_e entries;
 BEGIN
   p_agent := cairn_agent(p_agent, p_args->>'agent_source');
+  -- an id, or a handle of an entry the caller may read
+  v_supersedes := cairn_entry_ref(v_org, p_args->>'supersedes', p_agent, 'supersedes', 'supersedes: entry');
   IF v_scope = 'org' THEN
     v_proj := NULL;
   END IF;

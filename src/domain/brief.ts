@@ -8,6 +8,7 @@
  */
 import { nameText } from './agents';
 import { ChosenWords, words } from './brief-words';
+import { handleOf } from './ids';
 import type { BriefEntry, BriefFullRow, BriefRow, BriefSection } from './operations';
 import type { Entry } from './schemas';
 import { clip, nextText, planSummary } from './summary';
@@ -91,27 +92,29 @@ const date = (iso: string) => iso.slice(0, 10);
 const seen = new ChosenWords();
 
 /**
- * One entry as a brief line: shorter than recall's, the id only where a tool needs it (plans).
+ * One entry as a brief line: shorter than recall's, its id as its handle (the last 8 hex digits,
+ * which the tools take in its place: a plan to update, an entry to supersede or forget).
  * Each text is clipped once, to the line's own length (what clipping recall's summary again gave).
  * Without the org-wide mark, which depends on the read (`where`).
  */
 function line(c: BriefCandidate, now: number): string {
   const e = c.entry;
+  const id = handleOf(e.id);
   if (e.kind === 'plan') {
     const plan = planSummary(e, now);
     const next = nextText(plan);
     const since = c.section === 'stale' ? `, unchanged since ${date(e.updated_at)}` : '';
-    return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${e.id})`;
+    return `- ${clip(e.title ?? e.content, 120)} [${plan.status}, ${plan.done}/${plan.total} done${since}]${next} (plan id ${id})`;
   }
   if (c.section === 'stale' && e.stale) {
-    // what may contradict it, and its id: the next step is to supersede, forget or confirm it
+    // what may contradict it: the next step is to supersede, forget or confirm it
     const m = e.stale;
-    return `- ${clip(e.content, 120)} (${nameText(e.agent)}, id ${e.id}); a newer ${e.kind} on ${m.paths.join(', ')}: "${clip(m.says, 80)}" (${nameText(m.by)}, ${date(m.since)})`;
+    return `- ${clip(e.content, 120)} (${nameText(e.agent)}, id ${id}); a newer ${e.kind} on ${m.paths.join(', ')}: "${clip(m.says, 80)}" (${nameText(m.by)}, ${date(m.since)})`;
   }
   const says = clip(e.content, c.section === 'decisions' ? 160 : 200);
   const why = e.rationale ? clip(e.rationale, 120) : '';
   const when = c.section === 'failures' ? `${date(e.created_at)}: ` : '';
-  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${nameText(e.agent)})`;
+  return `- ${when}${says}${why ? ` Why: ${why}` : ''} (${nameText(e.agent)}, id ${id})`;
 }
 
 /** A failure that hurt: an incident, an outage, a crash, lost or duplicated data. */

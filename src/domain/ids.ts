@@ -61,3 +61,12 @@ function increment(id: Uint8Array, random: Uint8Array): boolean {
 }
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An entry's handle: the last 8 hex digits of its id (random bits), which the brief shows and the
+ * tools take in its place (sql/entries/cairn_entry_ref.sql; docs/design.md, "Handles").
+ */
+export const handleOf = (id: string): string => id.slice(-8);
+
+/** An entry named by a tool's argument: its id, or its handle (any case). */
+export const ENTRY_REF_RE = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{8})$/i;

@@ -257,7 +257,7 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async forget(who: CallIdentity, input: ForgetArgs) {
-      const r = await store.call('forget', who, { ids: input.ids, reason: input.reason });
+      const r = await store.call('forget', who, { ids: input.ids, reason: input.reason, field: input.field });
       // forgotten: the rows are gone; bytes the blob store fails to delete now, the sweep deletes
       await blobs.delete(r.blob_keys).catch((err) => {
         console.error('[cairn] forget: artifact bytes left for the sweep', err instanceof Error ? err.message : err);

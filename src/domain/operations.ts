@@ -15,6 +15,7 @@ import {
   content,
   type Entry,
   entryOut,
+  entryRef,
   eventOut,
   type Hit,
   id,
@@ -36,7 +37,7 @@ import {
 export type Args<S extends z.ZodType> = Omit<z.output<S>, 'project'>;
 
 /** An earlier memory, observation or decision a new one replaces (a convention, a workaround, a reversed decision). */
-const supersedes = id.optional().describe('Id of an entry this replaces; it leaves default recall.');
+const supersedes = entryRef.optional().describe('Id of an entry this replaces; it leaves default recall.');
 
 export const rememberInput = z.object({
   content,
@@ -48,7 +49,7 @@ export const rememberInput = z.object({
 export const observeInput = z.object({
   content,
   source: text(1, 512).optional().describe('Command, URL, file or tool it came from.'),
-  supersedes: id.optional().describe('What it replaces (a fix: the failure).'),
+  supersedes: entryRef.optional().describe('What it replaces (a fix: the failure).'),
   ttl_seconds: ttlSeconds.optional(),
   ...writeOptions,
 });
@@ -77,7 +78,7 @@ export type WriteArgs =
   | Args<typeof noteInput>;
 
 export const planInput = z.object({
-  id: id.optional().describe('Plan to update; omit to create.'),
+  id: entryRef.optional().describe('Plan to update; omit to create.'),
   title: text(1, 512).optional().describe('Required to create.'),
   steps: z
     .array(step)
@@ -161,7 +162,7 @@ export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief',
 
 export const spaceInput = z.object({
   view: z.enum(SPACE_VIEWS).default('overview').describe('What to show (see above).'),
-  entry_id: id.optional().describe("ledger: this entry's events; history: required."),
+  entry_id: entryRef.optional().describe("ledger: this entry's events; history: required."),
   budget_chars: z.number().int().min(500).max(50_000).default(4000).describe('brief: its size limit.'),
   agent: text(1, 128).optional().describe('ledger: only this agent.'),
   since: isoTime.optional().describe('ledger: at or after (ISO 8601).'),
@@ -281,8 +282,8 @@ export const artifactGetInput = z.object({
 export type ArtifactGetArgs = Args<typeof artifactGetInput>;
 
 export const forgetInput = z.object({
-  id: id.optional().describe('An entry or artifact version.'),
-  ids: z.array(id).min(1).max(100, 'at most 100 ids per call').optional().describe('Or several of them.'),
+  id: entryRef.optional().describe('An entry or artifact version.'),
+  ids: z.array(entryRef).min(1).max(100, 'at most 100 ids per call').optional().describe('Or several of them.'),
   reason: text(1, 1024).optional().describe('Why; kept in the ledger.'),
   project: project.optional().describe('Not needed: ids span projects.'),
 });
@@ -294,8 +295,8 @@ export interface ForgetEvent {
   at: string;
   reason: string | null;
 }
-/** One id or many become a list. */
-export type ForgetArgs = { ids: string[]; reason?: string | undefined };
+/** One id or many become a list; `field`: the argument they came in (what a refusal names). */
+export type ForgetArgs = { ids: string[]; reason?: string | undefined; field?: 'id' | 'ids' };
 
 /** A query's vector, when semantic recall is on (store arguments of write, plan and recall). */
 export interface EmbeddingArgs {

@@ -5,7 +5,7 @@
  * has exactly these keys (test/storage/contract.test.ts).
  */
 import { z } from 'zod';
-import { UUID_RE } from './ids';
+import { ENTRY_REF_RE, UUID_RE } from './ids';
 import { MAX_CONTENT } from './limits';
 import { STEP_STATUSES } from './plans';
 
@@ -35,6 +35,11 @@ export const content = text(1, MAX_CONTENT)
   .describe('The text to store.');
 
 export const id = z.string().regex(UUID_RE, 'must be an id returned by a Cairn tool (a UUID)');
+
+/** An entry's id, or its handle as the brief shows it (the id's last 8 hex digits). */
+export const entryRef = z
+  .string()
+  .regex(ENTRY_REF_RE, "must be an id (a UUID) or an entry's handle (its id's last 8 hex digits, as the brief shows)");
 
 export const isoTime = z
   .string()

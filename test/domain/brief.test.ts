@@ -86,16 +86,26 @@ const sample = (): BriefCandidate[] => [
 ];
 
 describe('packBrief', () => {
-  it('shows each section under its heading, what to do next, why decisions were made, and only plan ids', () => {
-    const b = packBrief(sample(), 4000, PROJECT);
+  it("shows each section under its heading, what to do next, why decisions were made, and each entry's handle", () => {
+    const cands = sample();
+    const b = packBrief(cands, 4000, PROJECT);
     expect(b.text).toMatch(/^Brief for project github\.com\/acme\/shop \(with org-wide entries\): 7 entries\./);
     expect(b.sections.map((s) => s.section)).toEqual(['plans', 'decisions', 'conventions', 'failures', 'stale']);
     expect(b.text).toContain('[active, 1/3 done] Next: #1 (doing) Port refunds; #2 Drop the Charges code.');
     expect(b.text).toContain('Why: Slot reservation needs SELECT FOR UPDATE SKIP LOCKED');
     expect(b.text).toContain('[active, 0/1 done, unchanged since 2026-09-01]');
-    // ids only where a tool needs one: the plans
-    const ids = b.text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g) ?? [];
-    expect(ids).toHaveLength(2);
+    // each line ends on its entry's handle (the id's last 8 hex digits, which the tools take), never the whole id
+    const handle = (section: BriefSection, i = 0) =>
+      cands.filter((x) => x.section === section)[i]?.entry.id.slice(-8) as string;
+    const items = b.sections.flatMap((s) => s.items);
+    expect(items).toHaveLength(7);
+    for (const it of items) expect(it.text).toContain(`id ${it.id.slice(-8)})`);
+    expect(b.text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    expect(b.text).toContain(`Drop the Charges code. (plan id ${handle('plans')})`);
+    expect(b.text).toContain(`SKIP LOCKED (alice, id ${handle('decisions')})`);
+    expect(b.text).toContain(`expand, backfill, contract. (alice, id ${handle('conventions')})`);
+    expect(b.text).toContain(`under load (alice, id ${handle('failures', 1)})`);
+    expect(b.text).toContain(`(plan id ${handle('stale')})`);
     expect(b.left_out).toBe(0);
     expect(b.chars).toBe(b.text.length);
   });

@@ -37,6 +37,8 @@ const forget = fc
 
 /** Ids, in fields or in text: a write's becomes its label; any other (the org's first key) is each install's own. */
 const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** And handles (an id's last 8 hex digits, as the brief writes them), once the ids are labels. */
+const HANDLES = /(?<![0-9a-f-])[0-9a-f]{8}(?![0-9a-f-])/g;
 /** What an install assigns or what counts the whole org: set aside before comparing. */
 const INSTALL = new Set(['id', 'created_at', 'updated_at', 'at', 'first_at', 'last_at', 'seq', 'hash', 'prev_hash']);
 
@@ -114,10 +116,13 @@ describe.each(DB_KINDS)('private means absent, as a property, on %s', (db) => {
             project?: string,
           ) => {
             const r = await call(org, 'alice', name, args, project);
+            const handles = new Map([...labels[org]].map(([id, label]) => [id.slice(-8), label]));
             const norm = (v: unknown, key?: string): unknown => {
               if (typeof v === 'string') {
                 if (key && INSTALL.has(key)) return '·';
-                return v.replace(UUIDS, (id) => labels[org].get(id) ?? '·');
+                return v
+                  .replace(UUIDS, (id) => labels[org].get(id) ?? '·')
+                  .replace(HANDLES, (h) => handles.get(h) ?? '·');
               }
               if (Array.isArray(v)) return v.map((x) => norm(x));
               if (v && typeof v === 'object') {

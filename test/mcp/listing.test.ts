@@ -26,12 +26,25 @@ describe('the tools/list answer', () => {
     expect(portabilityFindings(tool?.outputSchema, 'outputSchema')).toEqual([]);
   });
 
-  it('publishes ids as uuid, no text bounds and no descriptions in output schemas', () => {
+  it('publishes ids as uuid (an entry named by id or handle as a string), no text bounds and no descriptions in output schemas', () => {
     const json = JSON.stringify(tools);
     expect(json).not.toMatch(/"pattern"|"minLength"|"maxLength"|"propertyNames"|9007199254740991/);
     for (const t of tools) expect(JSON.stringify(t.outputSchema)).not.toContain('"description"');
-    const forget = tools.find((t) => t.name === 'forget')?.inputSchema as { properties: Record<string, object> };
-    expect(forget.properties.id).toMatchObject({ type: 'string', format: 'uuid' });
+    const input = (name: string) =>
+      tools.find((t) => t.name === name)?.inputSchema as { properties: Record<string, { items?: object }> };
+    expect(input('artifact_get').properties.id).toMatchObject({ type: 'string', format: 'uuid' });
+    // a handle is no uuid: a client checking formats would refuse it
+    const refs = [
+      input('forget').properties.id,
+      input('forget').properties.ids?.items,
+      input('decide').properties.supersedes,
+      input('plan').properties.id,
+      input('space').properties.entry_id,
+    ];
+    for (const ref of refs) {
+      expect(ref).toMatchObject({ type: 'string' });
+      expect(ref).not.toHaveProperty('format');
+    }
   });
 
   it('writes a free-form object as {type: object} and a nullable as anyOf of single types', () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
 import { migrate } from '../../src/storage/pg/migrate';
-import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase } from '../helpers/raw-db';
+import { callTool, inTransaction, RAW_KINDS, type RawDb, raised, rawDatabase, TEST_KEY_HASH } from '../helpers/raw-db';
 
 const PROJECT = 'github.com/acme/widgets';
 
@@ -431,6 +431,79 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
         )[0]?.n,
       ).toBe(1);
       expect(called).toEqual([]);
+    });
+  });
+
+  describe('cairn_entry_ref', () => {
+    /** An id of its own whose handle (last 8 hex digits) is that of `id`. */
+    const twinOf = (id: string) => `${uuidv7().slice(0, -8)}${id.slice(-8)}`;
+    const ref = (org: string, text: string, reader: string, missing: string | null = null) =>
+      one(`SELECT cairn_entry_ref($1, $2, $3, 'supersedes', $4) AS r`, [org, text, reader, missing]);
+    const refused = (org: string, text: string, reader: string) =>
+      raised(db, `SELECT cairn_entry_ref($1, $2, $3, 'supersedes')`, [org, text, reader]);
+
+    it('takes an id as it is, and a handle (any case) of an entry the reader may read', async () => {
+      await inTx(async (org) => {
+        const { entry } = await write('a', { content: 'deploys go out on tuesdays' });
+        const handle = entry.id.slice(-8);
+        expect(await ref(org, entry.id, 'b')).toBe(entry.id);
+        expect(await ref(org, handle, 'b')).toBe(entry.id);
+        expect(await ref(org, handle.toUpperCase(), 'b')).toBe(entry.id);
+        // none: NULL, or not found as the caller words it
+        const none = twinOf(uuidv7()).slice(-8);
+        expect(await ref(org, none, 'a')).toBeNull();
+        expect(await refused(org, none, 'a')).toBeUndefined();
+        expect(
+          await raised(db, `SELECT cairn_entry_ref($1, $2, 'a', 'supersedes', 'supersedes: entry')`, [org, none]),
+        ).toMatchObject({ code: 'CN404', message: `supersedes: entry ${none} not found` });
+      });
+    });
+
+    it("refuses a handle two readable entries share, naming both; another agent's private entry answers none and shares none", async () => {
+      await inTx(async (org) => {
+        const first = (await write('a', { content: 'retry webhooks three times' })).entry.id;
+        const second = (await write('a', { content: 'log every webhook', id: twinOf(first) })).entry.id;
+        const handle = first.slice(-8);
+        expect(await refused(org, handle, 'a')).toEqual({
+          code: 'CN422',
+          message: `supersedes: handle ${handle} names 2 entries (${[first, second].sort().join(', ')}); pass the full id`,
+          detail: undefined,
+        });
+        // through a tool: nothing written, nothing forgotten
+        const replace = await raised(db, 'SELECT cairn_write($1, $2, $3, $4::jsonb)', [
+          TEST_KEY_HASH,
+          'a',
+          PROJECT,
+          JSON.stringify({ kind: 'memory', op: 'remember', id: uuidv7(), content: 'x', supersedes: handle }),
+        ]);
+        expect(replace?.message).toContain(`supersedes: handle ${handle} names 2 entries`);
+        const forget = await raised(db, 'SELECT cairn_forget($1, $2, $3, $4::jsonb)', [
+          TEST_KEY_HASH,
+          'a',
+          PROJECT,
+          JSON.stringify({ ids: [handle], field: 'id' }),
+        ]);
+        expect(forget).toMatchObject({ code: 'CN422', message: expect.stringMatching(/^id: handle \w+ names 2/) });
+
+        const shared = (await write('a', { content: 'webhook secrets rotate monthly' })).entry.id;
+        const secret = (
+          await write('b', { kind: 'note', op: 'note', content: 'b private twin', scope: 'agent', id: twinOf(shared) })
+        ).entry.id;
+        const h = shared.slice(-8);
+        expect(await ref(org, h, 'a')).toBe(shared);
+        expect((await refused(org, h, 'b'))?.code).toBe('CN422');
+        // a private entry alone: not found to another agent, found by its author
+        const alone = (await write('b', { kind: 'note', op: 'note', content: 'b private', scope: 'agent' })).entry.id;
+        expect(await ref(org, alone.slice(-8), 'a')).toBeNull();
+        expect(await ref(org, alone.slice(-8), 'b')).toBe(alone);
+        const gone = await callTool<{ forgotten: string[]; not_found: string[] }>(db, 'cairn_forget', 'a', PROJECT, {
+          ids: [alone.slice(-8), alone],
+        });
+        expect(gone.forgotten).toEqual([]);
+        expect(gone.not_found.sort()).toEqual([alone, alone.slice(-8)].sort());
+        expect(await ref(org, alone.slice(-8), 'b')).toBe(alone);
+        expect(secret).not.toBe(shared);
+      });
     });
   });
 

@@ -30,7 +30,7 @@ export const forget = defineTool({
       throw new Invalid('id', 'pass exactly one of id or ids');
     }
     const ids = input.ids ?? [input.id as string];
-    const r = await ctx.service.forget(ctx.who, { ids, reason: input.reason });
+    const r = await ctx.service.forget(ctx.who, { ids, reason: input.reason, field: input.ids ? 'ids' : 'id' });
     const parts = [`Forgot ${r.forgotten.length} of ${ids.length}.`];
     for (const f of r.forgotten_before) parts.push(`${f.id} was already ${forgottenBy(f)}.`);
     const before = new Set(r.forgotten_before.map((f) => f.id));
