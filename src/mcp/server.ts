@@ -12,6 +12,7 @@ import {
   type McpRequestContext,
   ProtocolError,
   ProtocolErrorCode,
+  ResourceNotFoundError,
   type Result,
   Server,
   type ServerContext,
@@ -22,8 +23,10 @@ import { CairnError, Forbidden, Invalid, TooManyRequests, Unauthorized, Unavaila
 import type { MemoryService } from '../domain/memory';
 import { resolveProject } from '../domain/projects';
 import { toolListing } from './listing';
+import { askPrompt, BRIEF_URI, PROMPTS, RECORD_TEXT, RESOURCES, unknownResource } from './prompts';
 import { describeIssues, envelopeFault, issuesIn } from './protocol-faults';
 import type { Caller, Tool, ToolContext } from './tool';
+import { space } from './tools/space';
 
 export const INSTRUCTIONS =
   "Cairn is your organisation's shared memory. Start a session with space view brief, then recall before each task. " +
@@ -147,7 +150,7 @@ class CairnServer extends Server {
 function buildServer(opts: ServeOptions, exchange: Exchange, modern: boolean): Server {
   const server = new CairnServer(
     { name: 'cairn', version: opts.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler('tools/list', async () => ({ tools: toolListing().tools as never }));
   server.setRequestHandler('tools/call', async (request) => {
@@ -161,7 +164,65 @@ function buildServer(opts: ServeOptions, exchange: Exchange, modern: boolean): S
     const result = await callTool(entry.tool, request.params.arguments, opts, exchange, modern);
     return server.projectCallToolResult(result as never, entry.outputSchema as never);
   });
+  servePrompts(server, opts, exchange);
   return server;
+}
+
+/** Prompts and resources (src/mcp/prompts.ts): a brief is the `space` tool's, for this exchange's caller. */
+function servePrompts(server: Server, opts: ServeOptions, exchange: Exchange): void {
+  server.setRequestHandler('prompts/list', async () => ({ prompts: PROMPTS }));
+  server.setRequestHandler('prompts/get', async (request) => {
+    const ask = askPrompt(request.params.name, request.params.arguments);
+    if ('refused' in ask) throw new ProtocolError(ProtocolErrorCode.InvalidParams, ask.refused);
+    const text = ask.prompt === 'record' ? RECORD_TEXT : await briefText(opts, exchange, ask.budget);
+    const description = PROMPTS.find((p) => p.name === ask.prompt)?.description;
+    return { description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] };
+  });
+  server.setRequestHandler('resources/list', async () => ({ resources: RESOURCES }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
+  server.setRequestHandler('resources/read', async (request) => {
+    const { uri } = request.params;
+    if (uri !== BRIEF_URI) throw new ResourceNotFoundError(uri, unknownResource(uri));
+    return { contents: [{ uri, mimeType: 'text/markdown', text: await briefText(opts, exchange, undefined) }] };
+  });
+}
+
+/**
+ * The caller's brief as `space` view `brief` gives it, through that tool's own handler and the same
+ * project resolution. An error that is the exchange's HTTP status (401, 403, 429, 503) is left
+ * there, as for a tool call; any other becomes an internal error.
+ */
+async function briefText(opts: ServeOptions, exchange: Exchange, budget: number | undefined): Promise<string> {
+  const input = space.input.parse({ view: 'brief', ...(budget === undefined ? {} : { budget_chars: budget }) });
+  try {
+    return (await space.handler(input, toolContext(input, opts, exchange))).text;
+  } catch (err) {
+    if (isExchangeFailure(err)) exchange.failure = err;
+    else if (!(err instanceof CairnError)) opts.log('brief failed', err);
+    const message =
+      err instanceof CairnError ? err.message : 'Cairn hit an unexpected error; retry, and report it if it repeats.';
+    throw new ProtocolError(ProtocolErrorCode.InternalError, message);
+  }
+}
+
+/** An error that leaves the result and becomes the HTTP status of the whole exchange. */
+const isExchangeFailure = (err: unknown): err is CairnError =>
+  err instanceof Unauthorized ||
+  err instanceof Forbidden ||
+  err instanceof Unavailable ||
+  err instanceof TooManyRequests;
+
+/** What a tool runs with: the caller, and the project its `project` argument or the header names. */
+function toolContext(input: Record<string, unknown>, opts: ServeOptions, exchange: Exchange): ToolContext {
+  const { caller } = exchange;
+  const project = resolveProject((input.project as string | undefined) ?? caller.projectHeader);
+  return {
+    service: opts.service,
+    caller,
+    project,
+    who: { keyHash: caller.keyHash, agent: caller.agent, project: project.canonical, agentSource: caller.agentSource },
+    maxArtifactBytes: opts.maxArtifactBytes,
+  };
 }
 
 /** The 2025 revisions, whose stateless exchanges answer a plain request with one JSON body. */
@@ -200,29 +261,15 @@ async function runTool(
   exchange: Exchange,
   modern: boolean,
 ) {
-  const { caller } = exchange;
-  const project = resolveProject((input.project as string | undefined) ?? caller.projectHeader);
-  const ctx: ToolContext = {
-    service: opts.service,
-    caller,
-    project,
-    who: { keyHash: caller.keyHash, agent: caller.agent, project: project.canonical, agentSource: caller.agentSource },
-    maxArtifactBytes: opts.maxArtifactBytes,
-  };
   try {
-    const r = await tool.handler(input, ctx);
+    const r = await tool.handler(input, toolContext(input, opts, exchange));
     return {
       content: [...(r.content ?? []), { type: 'text', text: r.text }],
       structuredContent: r.structured as Record<string, unknown>,
     };
   } catch (err) {
     if (err instanceof Invalid) return invalidResult([{ field: err.field, message: err.reason }], modern);
-    if (
-      err instanceof Unauthorized ||
-      err instanceof Forbidden ||
-      err instanceof Unavailable ||
-      err instanceof TooManyRequests
-    ) {
+    if (isExchangeFailure(err)) {
       exchange.failure = err;
       return { content: [{ type: 'text', text: err.message }], isError: true };
     }

@@ -99,6 +99,18 @@ describe.each(TARGETS)('malformed protocol messages on %s', (db) => {
     ['ping with params 5', rpc('ping', 5), V2025, 'ping: params must be an object, not number'],
     ['ping with _meta 5', rpc('ping', { _meta: 5 }), V2025, 'ping: params._meta must be an object, not number'],
     [
+      'prompts/get with a budget_chars that is a number, not a string',
+      rpc('prompts/get', { name: 'brief', arguments: { budget_chars: 4000 } }),
+      V2025,
+      'prompts/get: params.arguments.budget_chars must be a string, not number',
+    ],
+    [
+      'resources/read without a uri',
+      rpc('resources/read', {}),
+      V2025,
+      'resources/read: params.uri is required (a string)',
+    ],
+    [
       'tools/list on 2026-07-28 with a numeric cursor',
       rpc('tools/list', { _meta: envelope, cursor: 5 }),
       v2026('tools/list'),

@@ -33,7 +33,7 @@ describe('protocol revisions', () => {
       expect(body.result).toMatchObject({
         protocolVersion: version,
         serverInfo: { name: 'cairn' },
-        capabilities: { tools: {} },
+        capabilities: { tools: {}, prompts: {}, resources: {} },
       });
       expect(body.result.instructions).toMatch(/recall/);
 

@@ -35,8 +35,25 @@ export interface McpSession {
       annotations?: Record<string, unknown>;
     }[]
   >;
+  listPrompts(): Promise<ListedPrompt[]>;
+  /** prompts/get: the result as the client returns it (a protocol error rejects). */
+  getPrompt(name: string, args?: Record<string, string>): Promise<PromptResult>;
+  listResources(): Promise<{ uri: string; name: string; description?: string; mimeType?: string }[]>;
+  readResource(uri: string): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
   protocolVersion(): string | undefined;
   close(): Promise<void>;
+}
+
+export interface ListedPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+}
+
+export interface PromptResult {
+  description?: string;
+  messages: { role: string; content: { type: string; text?: string } }[];
 }
 
 /** The id of the entry a write tool returned. */
@@ -85,6 +102,10 @@ export async function connect(kind: ClientKind, mcpUrl: string, id: Identity): P
 interface AnyClient {
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
   listTools(): Promise<{ tools: never[] }>;
+  listPrompts(): Promise<{ prompts: never[] }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<never>;
+  listResources(): Promise<{ resources: never[] }>;
+  readResource(params: { uri: string }): Promise<never>;
   close(): Promise<void>;
 }
 
@@ -107,6 +128,14 @@ function wrap(kind: ClientKind, client: AnyClient, version: () => string | undef
     async listTools() {
       return (await client.listTools()).tools;
     },
+    async listPrompts() {
+      return (await client.listPrompts()).prompts;
+    },
+    getPrompt: (name, args) => client.getPrompt({ name, ...(args ? { arguments: args } : {}) }),
+    async listResources() {
+      return (await client.listResources()).resources;
+    },
+    readResource: (uri) => client.readResource({ uri }),
     protocolVersion: version,
     close: () => client.close(),
   };

@@ -73,6 +73,11 @@ describe('plain requests answered without the SDK', () => {
       `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"remember","arguments":{"content":"x","metadata":${'{"v":'.repeat(50_000)}1${'}'.repeat(50_000)}}}}`,
     ],
     ['arguments that are not an object (SDK either way)', call(9, 'recall', 'query')],
+    ['prompts/list (SDK either way)', { jsonrpc: '2.0', id: 12, method: 'prompts/list' }],
+    [
+      'resources/read of the brief (SDK either way)',
+      { jsonrpc: '2.0', id: 13, method: 'resources/read', params: { uri: 'cairn://brief' } },
+    ],
   ];
 
   for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {

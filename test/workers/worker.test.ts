@@ -73,6 +73,21 @@ describe('Cairn on Workers', () => {
     await c.close();
   });
 
+  it("serves the prompts and the resource cairn://brief: the caller's space brief", async () => {
+    const org = await createOrg('brief org');
+    const { c, tool } = await client(org.key, 'edge-agent');
+    await tool('decide', { content: 'Deploy the edge with wrangler', rationale: 'one command' });
+    const brief = await tool('space', { view: 'brief' });
+    const text = (brief.content as { text: string }[]).at(-1)?.text;
+    expect(text).toContain('Deploy the edge with wrangler Why: one command (edge-agent)');
+    expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['brief', 'record']);
+    const prompt = await c.getPrompt({ name: 'brief' });
+    expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text } }]);
+    const read = await c.readResource({ uri: 'cairn://brief' });
+    expect(read.contents).toEqual([{ uri: 'cairn://brief', mimeType: 'text/markdown', text }]);
+    await c.close();
+  });
+
   it('keeps orgs apart and refuses a revoked key at once', async () => {
     const a = await createOrg('a');
     const b = await createOrg('b');
