@@ -3,12 +3,12 @@
  * server entry and, where the client has hooks that reach the model, the hooks (docs/design.md,
  * "The agent side"). What it writes, per client:
  *
- *   claude-code  .mcp.json (the server; shareable: the key is `${CAIRN_KEY}`, expanded by Claude Code)
+ *   claude-code  .mcp.json (the server; shareable: X-Svc-Key is `${CAIRN_KEY}`, expanded by Claude Code)
  *                .claude/settings.local.json (the hooks, the server approved, its tools allowed;
  *                personal: the hooks run this machine's `cairn` by its path, so the file is kept
  *                out of git through .git/info/exclude)
  *                --user: ~/.claude.json (the server) and ~/.claude/settings.json
- *   codex        .codex/config.toml ([mcp_servers.cairn]: the key by `bearer_token_env_var`) and
+ *   codex        .codex/config.toml ([mcp_servers.cairn]: X-Svc-Key from CAIRN_KEY by `env_http_headers`) and
  *                .codex/hooks.json; --user: the same under ~/.codex
  *   cursor       .cursor/mcp.json (`${env:CAIRN_KEY}`); --user: ~/.cursor/mcp.json. No hooks: Cursor's
  *                prompt hook cannot add context.
@@ -152,7 +152,7 @@ export function shellQuote(word: string): string {
 function claudeCode(s: ConnectSetup): FileChange[] {
   const headers: Json = {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code expands it from its environment
-    Authorization: 'Bearer ${CAIRN_KEY}',
+    'X-Svc-Key': '${CAIRN_KEY}',
     'X-Svc-Agent': `\${CAIRN_AGENT:-${s.agent}}`,
   };
   if (!s.user && s.project) headers['X-Svc-Project'] = s.project;
@@ -212,7 +212,8 @@ function codex(s: ConnectSetup): FileChange[] {
   const table = [
     `[mcp_servers.${SERVER}]`,
     `url = ${tomlString(s.mcpUrl)}`,
-    'bearer_token_env_var = "CAIRN_KEY"',
+    // header name -> the variable Codex reads its value from
+    'env_http_headers = { "X-Svc-Key" = "CAIRN_KEY" }',
     `http_headers = { ${[['X-Svc-Agent', s.agent], ...(!s.user && s.project ? [['X-Svc-Project', s.project]] : [])]
       .map(([k, v]) => `${tomlString(k as string)} = ${tomlString(v as string)}`)
       .join(', ')} }`,
@@ -250,7 +251,7 @@ const tomlString = (v: string) => JSON.stringify(v);
 
 function cursor(s: ConnectSetup): FileChange[] {
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor expands it from its environment
-  const headers: Json = { Authorization: 'Bearer ${env:CAIRN_KEY}', 'X-Svc-Agent': s.agent };
+  const headers: Json = { 'X-Svc-Key': '${env:CAIRN_KEY}', 'X-Svc-Agent': s.agent };
   if (!s.user && s.project) headers['X-Svc-Project'] = s.project;
   const path = s.user ? join(s.home, '.cursor', 'mcp.json') : join(s.root, '.cursor', 'mcp.json');
   return [withServer(path, 'mcpServers', { url: s.mcpUrl, headers }, s.uninstall)];

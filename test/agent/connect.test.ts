@@ -65,7 +65,7 @@ describe('cairn connect claude-code', () => {
           type: 'http',
           url: 'http://127.0.0.1:8787/mcp',
           headers: {
-            Authorization: 'Bearer ${CAIRN_KEY}',
+            'X-Svc-Key': '${CAIRN_KEY}',
             'X-Svc-Agent': '${CAIRN_AGENT:-claude-code}',
             'X-Svc-Project': 'https://github.com/acme/shop.git',
           },
@@ -147,7 +147,7 @@ describe('cairn connect claude-code', () => {
 });
 
 describe('cairn connect codex', () => {
-  it('adds [mcp_servers.cairn] with the key by its variable, and the hooks in Codex shape', () => {
+  it('adds [mcp_servers.cairn] with the key read from its variable, and the hooks in Codex shape', () => {
     mkdirSync(join(root, '.codex'));
     writeFileSync(
       join(root, '.codex', 'config.toml'),
@@ -156,7 +156,7 @@ describe('cairn connect codex', () => {
     const changes = run(setup('codex', { agent: 'codex' }));
     const toml = readFileSync(join(root, '.codex', 'config.toml'), 'utf8');
     expect(toml).toBe(
-      'model = "o4"\n\n[mcp_servers.github]\nurl = "g"\n\n[mcp_servers.cairn]\nurl = "http://127.0.0.1:8787/mcp"\nbearer_token_env_var = "CAIRN_KEY"\nhttp_headers = { "X-Svc-Agent" = "codex", "X-Svc-Project" = "https://github.com/acme/shop.git" }\n',
+      'model = "o4"\n\n[mcp_servers.github]\nurl = "g"\n\n[mcp_servers.cairn]\nurl = "http://127.0.0.1:8787/mcp"\nenv_http_headers = { "X-Svc-Key" = "CAIRN_KEY" }\nhttp_headers = { "X-Svc-Agent" = "codex", "X-Svc-Project" = "https://github.com/acme/shop.git" }\n',
     );
     const hooks = jsonAt(root, '.codex', 'hooks.json');
     expect(Object.keys(hooks)).toEqual(['hooks']);
@@ -183,7 +183,7 @@ describe('cairn connect cursor', () => {
     expect(jsonAt(root, '.cursor', 'mcp.json').mcpServers.cairn).toEqual({
       url: 'http://127.0.0.1:8787/mcp',
       headers: {
-        Authorization: 'Bearer ${env:CAIRN_KEY}',
+        'X-Svc-Key': '${env:CAIRN_KEY}',
         'X-Svc-Agent': 'cursor',
         'X-Svc-Project': 'https://github.com/acme/shop.git',
       },
