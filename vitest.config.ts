@@ -16,6 +16,7 @@ export default defineConfig({
           name: 'node',
           include: ['test/**/*.test.ts'],
           exclude: ['test/workers/**'],
+          globalSetup: ['test/global-build.ts'],
           pool: 'forks',
           maxWorkers: 2,
           ...timeouts,

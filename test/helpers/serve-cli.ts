@@ -19,15 +19,17 @@ export interface Serving {
 /**
  * Starts `cairn serve` and waits until it has printed its endpoint, and its key and link when `expect`ed.
  * `umask`: the mask the operator's shell starts it with (octal, e.g. '000'); default inherited.
+ * `bin`: the command (default this repository's bin/cairn.js; an installed package's, test/pack.test.ts).
  */
 export async function serve(
   env: Record<string, string>,
   want: { key: boolean; link: boolean },
   umask?: string,
+  bin = BIN,
 ): Promise<Serving> {
   const [cmd, args] = umask
-    ? ['sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, BIN, 'serve']]
-    : [process.execPath, [BIN, 'serve']];
+    ? ['sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, bin, 'serve']]
+    : [process.execPath, [bin, 'serve']];
   const child = spawn(cmd as string, args as string[], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', CAIRN_WORKERS: '', CAIRN_ADMIN_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

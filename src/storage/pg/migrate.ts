@@ -14,12 +14,24 @@
  * the migration lock around it.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
-export const FUNCTIONS_DIR = fileURLToPath(new URL('../../../sql', import.meta.url));
+/** The package's root: the nearest folder above this module holding drizzle/ (src/storage/pg/ from the sources, dist/ built). */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'drizzle', 'meta', '_journal.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('the migrations (drizzle/) are not beside this installation of cairn');
+    dir = up;
+  }
+  return dir;
+}
+
+const ROOT = packageRoot();
+export const MIGRATIONS_DIR = join(ROOT, 'drizzle');
+export const FUNCTIONS_DIR = join(ROOT, 'sql');
 
 /** What the migration step needs from a connection: run a script, run a query. */
 export interface MigrationClient {
