@@ -1,20 +1,30 @@
 /**
- * `npm run bench:recall`: recall quality through the public MCP tools, on two data sets.
+ * `npm run bench:recall`: recall quality through the public MCP tools, on three data sets, with
+ * semantic recall off whatever CAIRN_EMBEDDINGS* say (the figures are the lexical ranking's).
  *
- * CodeRecall dev (coding agents' memory; scripts/coderecall.ts): every org's entries replayed by
- * their agents, its questions asked as their agents in their projects, scored beside a plain BM25
- * baseline (scripts/bm25.ts); writes bench/results/coderecall-<date>.json and its table in
- * BENCHMARKS.md.
+ * CodeRecall dev and dev2 (coding agents' memory; scripts/coderecall.ts): every org's entries
+ * replayed by their agents, its questions asked as their agents in their projects, scored beside
+ * a plain BM25 baseline (scripts/bm25.ts): per set and category, per org (basketly, ledgerline,
+ * haulwise, petreldb: the unit of leave-one-org-out), the dev2 − dev gap against its targets, and
+ * how many of the prompts of bench/prompts/no-answer.json, asked in each org, get any hit. Writes
+ * bench/results/coderecall-<date>.json and its sections of BENCHMARKS.md ('coderecall', 'brief').
  *
  * LoCoMo dev: one `remember` per dialog turn (content "[<session date>] <speaker>: <text>", the turn's dia_id
  * in metadata, one project per conversation), then every question through `recall` in its
  * conversation's project. Reports evidence recall@5/10/25/50 and MRR, overall and per category,
  * and the share of questions with no hit; writes bench/results/recall-<date>.json and the table in
- * BENCHMARKS.md.
+ * BENCHMARKS.md ('recall'). Both parts run: the three sets side by side ('recall-sets').
  *
  *   DATABASE_URL   Postgres to run on (default: the embedded database in a temporary directory)
  *   --only coderecall|locomo   run one of the two
  *   --verbose      print every CodeRecall question that misses R@5 or is ordered wrongly
+ *   --sets dev,dev2            CodeRecall sets to run (default both)
+ *   --orgs a,b,c   only these CodeRecall orgs (leave-one-org-out: fit on three, measure the fourth)
+ *   --params JSON|file         cairn_recall_for's constants set otherwise for this run only
+ *                  ({"v_lead": 0}; scripts/recall-params.ts; embedded database only)
+ *   --out file     also write this run's figures (JSON) there
+ *                  With --sets, --orgs or --params the run is printed (and written to --out),
+ *                  never recorded in bench/results or BENCHMARKS.md.
  *   --anchors      CodeRecall replayed twice, without and with anchors (each entry written with the
  *                  paths its text names): recall's figures side by side, and where the stale marks
  *                  fall on superseded and current entries (bench/results/anchors-<date>.json, the
@@ -29,8 +39,16 @@ import { adminActions } from '../src/admin';
 import { type RunningServer, startServer } from '../src/node';
 import { writeBenchmarkSection } from './benchmarks-md';
 import { bm25Index } from './bm25';
-import { type Answer, type BriefCoverage, loadCodeRecall, runCodeRecall } from './coderecall';
-import { breakdown, explain, refusals, type Scored, score, table } from './coderecall-score';
+import {
+  type Answer,
+  type BriefCoverage,
+  loadCodeRecall,
+  type NoAnswer,
+  type Refusal,
+  runCodeRecall,
+} from './coderecall';
+import { breakdown, explain, orgTable, refusals, type Scored, type Summary, score, table } from './coderecall-score';
+import { parseParams, prepareWithParams } from './recall-params';
 
 const ROOT = join(import.meta.dirname, '..');
 const KS = [5, 10, 25, 50];
@@ -70,61 +88,207 @@ function writeResult(name: string, result: unknown) {
   writeFileSync(join(ROOT, 'bench', 'results', `${name}-${today()}.json`), `${JSON.stringify(result, null, 2)}\n`);
 }
 
-async function codeRecall(server: RunningServer, verbose: boolean) {
-  const data = loadCodeRecall(ROOT);
+const SETS = ['dev', 'dev2'];
+/** Targets of the dev2 − dev gap (issue 41): a ranking that holds on data it was not tuned on. */
+const GAP_TARGETS = { 'R@5': 1.5, MRR: 0.03 };
+/** The share of no-answer prompts that may get any hit (issue 41). */
+const PADDING_TARGET = 20;
+
+interface CodeRecallOptions {
+  verbose: boolean;
+  sets: string[];
+  /** Only these orgs (all when absent). */
+  orgs?: Set<string> | undefined;
+}
+
+/** One set's figures: the service and the baseline, per question and summarised. */
+interface SetResult {
+  orgs: string[];
+  cairn: ReturnType<typeof breakdown>;
+  bm25: ReturnType<typeof breakdown>;
+  cairnRows: Scored[];
+  bm25Rows: Scored[];
+}
+
+const pct = (n: number, of: number) => Math.round((1000 * n) / Math.max(of, 1)) / 10;
+const signed = (x: number, digits: number) => {
+  const r = Math.round(x * 10 ** digits) / 10 ** digits;
+  return `${r > 0 ? '+' : r < 0 ? '−' : '±'}${Math.abs(r)}`;
+};
+
+/** Every set's orgs replayed and asked, beside BM25; the no-answer prompts asked in each org. */
+async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
+  const prompts = (
+    JSON.parse(readFileSync(join(ROOT, 'bench', 'prompts', 'no-answer.json'), 'utf8')) as {
+      prompts: string[];
+    }
+  ).prompts;
   const started = performance.now();
-  const { answers, refused, refusedSupersessions, briefs, briefChars } = await runCodeRecall(server, data);
-  const seconds = Math.round((performance.now() - started) / 100) / 10;
-  const cairn = answers.map(score);
-  const baseline: Scored[] = data.flatMap((org) => {
-    const index = bm25Index(org);
-    const keyOf = (id: string) => id;
-    return org.questions.map((q) => score({ q, org: org.org, idOf: index.idOf, keyOf, hits: index.search(q) }));
-  });
-  if (verbose) {
-    cairn.forEach((s, i) => {
-      if (s.r5 < 1 || s.violating.length) console.log(explain(s, answers[i] as Answer));
+  const sets: Record<string, SetResult> = {};
+  const refused: Refusal[] = [];
+  const refusedSupersessions: Refusal[] = [];
+  const briefs: BriefCoverage[] = [];
+  const briefChars: number[] = [];
+  const noAnswer: NoAnswer[] = [];
+  for (const set of o.sets) {
+    const data = loadCodeRecall(ROOT, set).filter((org) => !o.orgs || o.orgs.has(org.org));
+    if (data.length === 0) continue;
+    const run = await runCodeRecall(server, data, { prompts });
+    const cairnRows = run.answers.map(score);
+    const bm25Rows: Scored[] = data.flatMap((org) => {
+      const index = bm25Index(org);
+      const keyOf = (id: string) => id;
+      return org.questions.map((q) => score({ q, org: org.org, idOf: index.idOf, keyOf, hits: index.search(q) }));
     });
+    if (o.verbose) {
+      cairnRows.forEach((s, i) => {
+        if (s.r5 < 1 || s.violating.length) console.log(explain(s, run.answers[i] as Answer));
+      });
+    }
+    sets[set] = {
+      orgs: data.map((d) => d.org),
+      cairn: breakdown(cairnRows),
+      bm25: breakdown(bm25Rows),
+      cairnRows,
+      bm25Rows,
+    };
+    refused.push(...run.refused);
+    refusedSupersessions.push(...run.refusedSupersessions);
+    briefs.push(...run.briefs);
+    briefChars.push(...run.briefChars);
+    noAnswer.push(...run.noAnswer);
   }
-  const c = breakdown(cairn);
-  const b = breakdown(baseline);
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+
+  const padding = (rows: NoAnswer[]) => {
+    const hit = rows.filter((r) => r.hits > 0).length;
+    return {
+      prompts: rows.length,
+      with_hit: hit,
+      share: pct(hit, rows.length),
+      mean_hits: Math.round((10 * rows.reduce((s, r) => s + r.hits, 0)) / Math.max(rows.length, 1)) / 10,
+    };
+  };
+  const paddingPerOrg = Object.fromEntries(
+    [...Map.groupBy(noAnswer, (r) => r.org)].map(([org, rs]) => [org, padding(rs)]),
+  );
+  const paddingAll = padding(noAnswer);
+  const gap =
+    sets.dev && sets.dev2
+      ? {
+          'R@5': Math.round(10 * (sets.dev2.cairn.overall['R@5'] - sets.dev.cairn.overall['R@5'])) / 10,
+          MRR: Math.round(1000 * (sets.dev2.cairn.overall.MRR - sets.dev.cairn.overall.MRR)) / 1000,
+        }
+      : undefined;
+
+  const names = Object.entries(sets).map(([set, r]) => `${set} (${r.orgs.join(', ')})`);
+  const questions = Object.values(sets).reduce((n, r) => n + r.cairn.overall.questions, 0);
   const date = today();
-  writeResult('coderecall', {
-    date,
-    database: databaseName(),
-    seconds,
-    refused,
-    refusedSupersessions,
-    cairn: { ...c, questions: cairn },
-    brief: briefs,
-    bm25: { ...b, questions: baseline },
-  });
-  const perOrg = Object.entries(c.perOrg)
-    .map(([o, s]) => `${o} ${s.MRR} (BM25 ${b.perOrg[o]?.MRR})`)
-    .join(', ');
+  const gapLine = gap
+    ? `**dev2 − dev** (a change tuned on dev that does not hold elsewhere shows here): R@5 ${signed(gap['R@5'], 1)} (target: within ${GAP_TARGETS['R@5']}; ${Math.abs(gap['R@5']) <= GAP_TARGETS['R@5'] ? 'met' : 'not met'}), MRR ${signed(gap.MRR, 3)} (target: within ${GAP_TARGETS.MRR}; ${Math.abs(gap.MRR) <= GAP_TARGETS.MRR ? 'met' : 'not met'}).`
+    : '';
+  const orgRows = Object.entries(sets).flatMap(([set, r]) =>
+    r.orgs.map((org) => {
+      const p = paddingPerOrg[org];
+      return {
+        org,
+        set,
+        cairn: r.cairn.perOrg[org] as Summary,
+        bm25: r.bm25.perOrg[org],
+        padded: p ? `${p.with_hit}/${p.prompts} (${p.share}%)` : undefined,
+      };
+    }),
+  );
   const refusedLines = [
     ...refusals(refused, 'refused write:'),
     ...refusals(refusedSupersessions, 'sent without its supersedes (the superseded write was refused):'),
   ];
+  const paddingRows = [
+    ...Object.entries(paddingPerOrg).map(([org, p]) => {
+      const set = Object.values(sets).find((r) => r.orgs.includes(org));
+      return `| ${org} | ${p.prompts} | ${p.with_hit} (${p.share}%) | ${p.mean_hits} | ${set?.cairn.perOrg[org]?.['R@5'] ?? '-'} |`;
+    }),
+    `| all | ${paddingAll.prompts} | ${paddingAll.with_hit} (${paddingAll.share}%) | ${paddingAll.mean_hits} | ${
+      Math.round(
+        (10 * Object.values(sets).reduce((s, r) => s + r.cairn.overall['R@5'] * r.cairn.overall.questions, 0)) /
+          Math.max(questions, 1),
+      ) / 10
+    } |`,
+  ];
   const md = [
-    `Run ${date} on ${databaseName()}, CodeRecall dev (${data.map((o) => o.org).join(', ')}: ${c.overall.questions} questions), lexical recall only; ${seconds} s for replaying and asking; command \`npm run bench:recall\` (\`-- --only coderecall\` for this part alone, \`--verbose\` for the misses); figures in \`bench/results/coderecall-${date}.json\`.`,
+    `Run ${date} on ${databaseName()}, CodeRecall ${names.join(' and ')}: ${questions} questions, lexical recall only (semantic recall off whatever CAIRN_EMBEDDINGS says: the script starts the service with it off); ${seconds} s for replaying and asking; command \`npm run bench:recall\` (\`-- --only coderecall\` for this part alone, \`--verbose\` for the misses); figures in \`bench/results/coderecall-${date}.json\`.`,
     "Every entry is written through its tool by its agent, in its project; every question asked through `recall` (`limit` 10) as its agent in its project. Percentages except MRR; violations and leaks count questions (a must_outrank entry above a relevant one; another agent's note among the hits); text chars: the mean length of the text block `recall` returns. A relevant entry whose write was refused counts as missed. BM25: plain BM25 in the script over the same entries (note visibility only, no project or supersession awareness, superseded versions kept, a plan as its latest revision; content, rationale, source, tags, plan title and steps; k1 1.2, b 0.75, Lucene's English stop words, no stemming).",
+    ...(gapLine ? ['', gapLine] : []),
     '',
-    table(c, b),
+    'Per org, the unit a fitted change is judged by:',
     '',
-    `MRR per org: ${perOrg}. Text returned by recall: mean ${c.overall.chars} chars, max ${c.overall.chars_max}.`,
+    orgTable(orgRows),
+    '',
+    'The ranking has constants (`v_*` in sql/recall/cairn_recall_for.sql), no fitted parameters. A change that fits any of them is judged by leaving one org out: for each of the four orgs, fit on the other three (`--orgs a,b,c --params \'{"v_lead": …}\'`: only those orgs, with those values, nothing recorded), then measure the fourth with what was fitted (`--orgs d --params …`); the change holds when each held-out org does at least as well as in this table, not only their mean.',
+    ...Object.entries(sets).flatMap(([set, r]) => ['', `Per category, ${set}:`, '', table(r.cairn, r.bm25)]),
+    '',
+    `**No padding**: the ${prompts.length} prompts of \`bench/prompts/no-answer.json\` (ordinary coding questions whose answer is in no org's memory) asked through \`recall\` (\`limit\` 10) in each org, as the agents that wrote in each project in turn, over the org's projects in turn (scripts/coderecall.ts \`askerOf\`); a prompt that gets any hit counts (target: at most ${PADDING_TARGET}%). The prompts that got one, with the first hit, are in the JSON (\`noAnswer.hits\`). Beside it, R@5 on the org's labelled questions in the same run.`,
+    '',
+    '| org | prompts | with any hit | mean hits | R@5 (labelled) |',
+    '| --- | --- | --- | --- | --- |',
+    ...paddingRows,
+    '',
+    `Text returned by recall: mean ${Object.entries(sets)
+      .map(([set, r]) => `${r.cairn.overall.chars} chars (${set})`)
+      .join(', ')}, max ${Math.max(0, ...Object.values(sets).map((r) => r.cairn.overall.chars_max ?? 0))}.`,
     `Refused writes (target 0): ${refused.length}${refusedLines.length ? ':' : '.'}`,
     ...refusedLines.map((l) => `- ${l}`),
   ].join('\n');
-  console.log(md);
-  const briefMd = briefTable(briefs, briefChars);
-  console.log(briefMd);
-  writeBenchmarkSection(
-    'brief',
-    'What a brief holds (npm run bench:recall)',
-    `Run ${date} on ${databaseName()}, CodeRecall dev, in the same run as the recall figures: after the replay, each question's agent asks \`space\` view \`brief\` (default budget, 4,000 characters) in the question's project; a question counts when the brief shows at least one of its relevant entries (any), or all of them (all). Per-question figures in \`bench/results/coderecall-${date}.json\` (\`brief\`).\n\n${briefMd}`,
-  );
-  writeBenchmarkSection('coderecall', "Recall on coding agents' memory (npm run bench:recall)", md);
+  const briefMd = `Run ${date} on ${databaseName()}, CodeRecall ${Object.keys(sets).join(' and ')}, in the same run as the recall figures: after the replay, each question's agent asks \`space\` view \`brief\` (default budget, 4,000 characters) in the question's project; a question counts when the brief shows at least one of its relevant entries (any), or all of them (all). Per-question figures in \`bench/results/coderecall-${date}.json\` (\`brief\`).\n\n${briefTable(briefs, briefChars)}`;
+  const result = {
+    date,
+    database: databaseName(),
+    semantic: 'off',
+    seconds,
+    gap,
+    sets: Object.fromEntries(
+      Object.entries(sets).map(([set, r]) => [
+        set,
+        {
+          orgs: r.orgs,
+          cairn: { ...r.cairn, questions: r.cairnRows },
+          bm25: { ...r.bm25, questions: r.bm25Rows },
+        },
+      ]),
+    ),
+    noAnswer: {
+      overall: paddingAll,
+      perOrg: paddingPerOrg,
+      hits: noAnswer.filter((r) => r.hits > 0),
+    },
+    refused,
+    refusedSupersessions,
+    brief: briefs,
+  };
+  return { md, briefMd, result, sets, gap, padding: paddingAll };
+}
+
+/** CodeRecall dev, dev2 and LoCoMo dev side by side, the dev2 − dev gap and the no-answer share. */
+function overview(c: Awaited<ReturnType<typeof codeRecall>>, l: Awaited<ReturnType<typeof locomo>>): string {
+  const cols = ['questions', 'R@1', 'R@5', 'R@10', 'MRR', 'all-in-5', 'violations', 'BM25 R@5', 'BM25 MRR'];
+  const code = Object.entries(c.sets).map(([set, r]) => {
+    const s = r.cairn.overall;
+    return `| CodeRecall ${set} | ${s.questions} | ${s['R@1']} | ${s['R@5']} | - | ${s.MRR} | ${s['all-in-5']} | ${s.violations} | ${r.bm25.overall['R@5']} | ${r.bm25.overall.MRR} |`;
+  });
+  const o = l.overall as Record<string, number>;
+  return [
+    `Run ${c.result.date} on ${databaseName()}, lexical recall only (semantic recall off); command \`npm run bench:recall\`; the sections below have each set's details. Percentages except MRR (LoCoMo's MRR of the first evidence turn among 50 hits, CodeRecall's among 10).`,
+    '',
+    `| data set | ${cols.join(' | ')} |`,
+    `| --- | ${cols.map(() => '---').join(' | ')} |`,
+    ...code,
+    `| LoCoMo dev | ${o.questions} | - | ${o['R@5']} | ${o['R@10']} | ${Math.round(10 * (o.MRR ?? 0)) / 1000} | - | - | - | - |`,
+    '',
+    c.gap
+      ? `dev2 − dev: R@5 ${signed(c.gap['R@5'], 1)} (target within ${GAP_TARGETS['R@5']}), MRR ${signed(c.gap.MRR, 3)} (target within ${GAP_TARGETS.MRR}).`
+      : '',
+    `No padding: ${c.padding.with_hit} of ${c.padding.prompts} no-answer prompts got a hit (${c.padding.share}%; target at most ${PADDING_TARGET}%).`,
+  ].join('\n');
 }
 
 /** CodeRecall without and with anchors: recall side by side, and the stale marks on superseded and current entries. */
@@ -274,7 +438,7 @@ async function locomo(server: RunningServer) {
   );
   const date = today();
   const database = databaseName();
-  writeResult('recall', { date, database, seconds, overall, perCategory });
+  const result = { date, database, seconds, overall, perCategory };
 
   const cols = ['questions', ...KS.map((k) => `R@${k}`), 'MRR', 'no_hit'] as const;
   const line = (name: string, s: Record<string, number>) => `| ${name} | ${cols.map((c) => s[c]).join(' | ')} |`;
@@ -286,8 +450,7 @@ async function locomo(server: RunningServer) {
     line('all', overall),
     ...Object.entries(perCategory).map(([n, s]) => line(n, s)),
   ].join('\n');
-  console.log(md);
-  writeBenchmarkSection('recall', 'Recall quality (npm run bench:recall)', md);
+  return { md, result, overall };
 }
 
 async function main() {
@@ -296,17 +459,63 @@ async function main() {
       only: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       anchors: { type: 'boolean', default: false },
+      sets: { type: 'string' },
+      orgs: { type: 'string' },
+      params: { type: 'string' },
+      out: { type: 'string' },
     },
   });
   if (values.only && !['coderecall', 'locomo'].includes(values.only)) throw new Error('--only coderecall or locomo');
+  const sets = values.sets ? values.sets.split(',') : SETS;
+  for (const set of sets) if (!SETS.includes(set)) throw new Error(`--sets: ${SETS.join(', ')}`);
+  const orgs = values.orgs ? new Set(values.orgs.split(',')) : undefined;
+  const params = values.params ? parseParams(values.params) : undefined;
+  if (params && process.env.DATABASE_URL)
+    throw new Error('--params runs on the embedded database only (no DATABASE_URL)');
+  // a partial or altered run is printed (and written to --out), never recorded as the benchmark's figures
+  const record = !params && !orgs && !values.sets;
+
+  // semantic recall stays off whatever the environment says: these figures are the lexical ranking's
+  const env: Record<string, string | undefined> = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('CAIRN_EMBEDDINGS')),
+  );
+  const ignored = Object.keys(process.env).filter((k) => k.startsWith('CAIRN_EMBEDDINGS'));
+  if (ignored.length) console.error(`[bench:recall] ignoring ${ignored.join(', ')}: semantic recall stays off`);
   const dataDir = mkdtempSync(join(tmpdir(), 'cairn-recall-'));
-  const server = await startServer({ ...process.env, PORT: '0', CAIRN_DATA_DIR: dataDir });
+  if (params) {
+    await prepareWithParams(join(dataDir, 'db'), params);
+    console.log(`cairn_recall_for with ${JSON.stringify(params)} (this run only)`);
+  }
+  const server = await startServer({ ...env, CAIRN_EMBEDDINGS: 'off', PORT: '0', CAIRN_DATA_DIR: dataDir });
   try {
-    if (values.anchors) await anchorsRun(server);
-    else {
-      if (values.only !== 'locomo') await codeRecall(server, values.verbose);
-      if (values.only !== 'coderecall') await locomo(server);
+    if (server.config.embeddings !== null) throw new Error('semantic recall is on: the figures would not be lexical');
+    if (values.anchors) {
+      await anchorsRun(server);
+      return;
     }
+    const c = values.only !== 'locomo' ? await codeRecall(server, { verbose: values.verbose, sets, orgs }) : undefined;
+    if (c) console.log(`${c.md}\n\n${c.briefMd}`);
+    const l = values.only !== 'coderecall' ? await locomo(server) : undefined;
+    if (l) console.log(l.md);
+    const both = c && l ? overview(c, l) : undefined;
+    if (both) console.log(both);
+    if (values.out) {
+      writeFileSync(values.out, `${JSON.stringify({ params, coderecall: c?.result, locomo: l?.result }, null, 2)}\n`);
+    }
+    if (!record) {
+      console.log('(--sets, --orgs or --params: printed only, not recorded in bench/results or BENCHMARKS.md)');
+      return;
+    }
+    if (c) {
+      writeResult('coderecall', c.result);
+      writeBenchmarkSection('coderecall', "Recall on coding agents' memory (npm run bench:recall)", c.md);
+      writeBenchmarkSection('brief', 'What a brief holds (npm run bench:recall)', c.briefMd);
+    }
+    if (l) {
+      writeResult('recall', l.result);
+      writeBenchmarkSection('recall', 'Recall quality (npm run bench:recall)', l.md);
+    }
+    if (both) writeBenchmarkSection('recall-sets', 'Recall on data it was not tuned on (npm run bench:recall)', both);
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -79,7 +79,7 @@ export function summarise(rows: Scored[]) {
       : {}),
   };
 }
-type Summary = ReturnType<typeof summarise>;
+export type Summary = ReturnType<typeof summarise>;
 
 /** Overall, per category (in the data's order) and per org. */
 export function breakdown(rows: Scored[]) {
@@ -102,6 +102,21 @@ export function table(cairn: ReturnType<typeof breakdown>, bm25: ReturnType<type
     `| --- | ${head.map(() => '---').join(' | ')} |`,
     line('all', cairn.overall, bm25.overall),
     ...Object.entries(cairn.perCategory).map(([k, c]) => line(k, c, bm25.perCategory[k])),
+  ].join('\n');
+}
+
+/** One row per org, the service beside the baseline, with the share of no-answer prompts that got a hit. */
+export function orgTable(
+  rows: { org: string; set: string; cairn: Summary; bm25?: Summary | undefined; padded?: string | undefined }[],
+): string {
+  const cols = ['questions', 'R@1', 'R@5', 'MRR', 'all-in-5', 'violations', 'leaks'] as const;
+  return [
+    `| org | set | ${cols.join(' | ')} | BM25 R@5 | BM25 MRR | no-answer prompts with a hit |`,
+    `| --- | --- | ${cols.map(() => '---').join(' | ')} | --- | --- | --- |`,
+    ...rows.map(
+      (r) =>
+        `| ${r.org} | ${r.set} | ${cols.map((k) => r.cairn[k]).join(' | ')} | ${r.bm25?.['R@5'] ?? '-'} | ${r.bm25?.MRR ?? '-'} | ${r.padded ?? '-'} |`,
+    ),
   ].join('\n');
 }
 

@@ -117,6 +117,38 @@ export function pathsIn(text: string): string[] {
   return [...out].slice(0, 50);
 }
 
+/** A prompt whose answer is in no org's memory (bench/prompts/no-answer.json), asked in one org: what recall returned. */
+export interface NoAnswer {
+  org: string;
+  agent: string;
+  project: string;
+  prompt: string;
+  hits: number;
+  /** The first hit: its entry key in the data set, kind, score and text. */
+  top?: { key: string; kind: string; score: number; content: string };
+}
+
+/**
+ * Who asks the i-th no-answer prompt in an org, and where: the org's projects in turn (sorted),
+ * and in each project the agents that wrote there in turn (most entries first, then by name), so
+ * the 80 prompts spread over every project and its writers, the same on every run.
+ */
+export function askerOf(org: CodeOrg, i: number): { agent: string; project: string } {
+  const writers = new Map<string, Map<string, number>>();
+  for (const e of org.entries) {
+    if (e.project === null) continue;
+    const w = writers.get(e.project) ?? new Map<string, number>();
+    w.set(e.agent, (w.get(e.agent) ?? 0) + 1);
+    writers.set(e.project, w);
+  }
+  const projects = [...writers.keys()].sort();
+  const project = projects[i % projects.length] as string;
+  const agents = [...(writers.get(project) as Map<string, number>)]
+    .sort(([a, n], [b, m]) => m - n || (a < b ? -1 : 1))
+    .map(([a]) => a);
+  return { agent: agents[Math.floor(i / projects.length) % agents.length] as string, project };
+}
+
 /** In the anchored replay: of the entries with anchors, how many are superseded or not, and marked stale or not. */
 export interface StaleCount {
   org: string;
@@ -133,10 +165,16 @@ export interface StaleCount {
  * after the replay every anchored entry is read back (recall by its paths, superseded included)
  * to count where the stale marks fall. Then asks each
  * question's agent for the brief of the question's project (space view brief, the default 4,000
- * characters) and notes which answers it shows.
+ * characters) and notes which answers it shows. With `prompts` (questions whose answer is in no
+ * org's memory), asks each through `recall` (limit 10) in every org, as `askerOf` says.
  */
-export async function runCodeRecall(server: RunningServer, data: CodeOrg[], opts: { anchors?: boolean } = {}) {
+export async function runCodeRecall(
+  server: RunningServer,
+  data: CodeOrg[],
+  opts: { anchors?: boolean; prompts?: string[] } = {},
+) {
   const staleCounts: StaleCount[] = [];
+  const noAnswer: NoAnswer[] = [];
   const answers: Answer[] = [];
   const refused: Refusal[] = [];
   const refusedSupersessions: Refusal[] = [];
@@ -231,6 +269,23 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[], opts
         chars: r.text.length,
       });
     }
+    for (const [i, prompt] of (opts.prompts ?? []).entries()) {
+      const { agent, project } = askerOf(org, i);
+      const r = await (await as(agent))('recall', { query: prompt, limit: 10, project });
+      if (r.error) throw new Error(`recall "${prompt}": ${r.error}`);
+      const hits = r.structured.hits as (Hit & { score: number })[];
+      const first = hits[0];
+      noAnswer.push({
+        org: org.org,
+        agent,
+        project,
+        prompt,
+        hits: hits.length,
+        ...(first && {
+          top: { key: keys.get(first.id) ?? first.id, kind: first.kind, score: first.score, content: first.content },
+        }),
+      });
+    }
     for (const [project, qs] of Map.groupBy(org.questions, (q) => q.project)) {
       const shown = new Map<string, Set<string>>();
       for (const q of qs) {
@@ -255,5 +310,5 @@ export async function runCodeRecall(server: RunningServer, data: CodeOrg[], opts
     }
   }
   for (const close of closers) await close();
-  return { answers, refused, refusedSupersessions, briefs, briefChars, staleCounts };
+  return { answers, refused, refusedSupersessions, briefs, briefChars, staleCounts, noAnswer };
 }

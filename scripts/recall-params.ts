@@ -1,0 +1,68 @@
+/**
+ * Recall's ranking with other values of its constants, for measuring only (`npm run bench:recall
+ * -- --params …`): the constants are `v_* constant` declarations of
+ * sql/recall/cairn_recall_for.sql. The benchmark's own embedded database is migrated as the
+ * service would migrate it, then the function is defined again with the given values; the service
+ * started on that directory finds every function file's hash recorded and keeps the redefinition.
+ * Nothing in sql/ changes and no other database is touched.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pgliteMigrationClient } from '../src/storage/pg/client';
+import { FUNCTIONS_DIR, migrate } from '../src/storage/pg/migrate';
+
+export type RecallParams = Record<string, number | string>;
+
+const FILE = join(FUNCTIONS_DIR, 'recall', 'cairn_recall_for.sql');
+
+/** `--params`: a JSON object, inline or in a file, of constant name → value ({"v_lead": 0}). */
+export function parseParams(arg: string): RecallParams {
+  const text = arg.trim().startsWith('{') ? arg : readFileSync(arg, 'utf8');
+  const params = JSON.parse(text) as unknown;
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    throw new Error('--params: a JSON object of constant name → value, e.g. {"v_lead": 0}');
+  }
+  return params as RecallParams;
+}
+
+/** The function's definition with each named constant set to its value; throws on an unknown name or a bad value. */
+export function withParams(params: RecallParams, source = readFileSync(FILE, 'utf8')): string {
+  let out = source;
+  for (const [name, value] of Object.entries(params)) {
+    const decl = new RegExp(`(\\n  ${name} constant (\\w+) := )([^;\\n]+);`);
+    const m = decl.exec(out);
+    if (!/^v_\w+$/.test(name) || !m) {
+      const known = [...source.matchAll(/\n {2}(v_\w+) constant/g)].map((x) => x[1]).join(', ');
+      throw new Error(`--params: ${name} is not a constant of cairn_recall_for (${known})`);
+    }
+    const type = m[2] as string;
+    let literal: string;
+    if (type === 'interval' && typeof value === 'string' && /^\d+ (second|minute|hour)s?$/.test(value)) {
+      literal = `interval '${value}'`;
+    } else if (type === 'int' && Number.isInteger(value)) literal = String(value);
+    else if (type === 'float8' && typeof value === 'number' && Number.isFinite(value)) literal = String(value);
+    else throw new Error(`--params: ${name} is ${type}, got ${JSON.stringify(value)}`);
+    out = out.replace(decl, (_, head: string) => `${head}${literal};`);
+  }
+  return out;
+}
+
+/** Migrates the embedded database in `dbDir` and defines cairn_recall_for with `params`. */
+export async function prepareWithParams(dbDir: string, params: RecallParams): Promise<void> {
+  const sql = withParams(params);
+  const { PGlite } = await import('@electric-sql/pglite');
+  const client = await PGlite.create(dbDir);
+  try {
+    await migrate(pgliteMigrationClient(client));
+    await client.exec(sql);
+    const { rows } = await client.query<{ src: string }>(
+      "SELECT prosrc AS src FROM pg_proc WHERE proname = 'cairn_recall_for'",
+    );
+    for (const [name] of Object.entries(params)) {
+      const line = new RegExp(`\\n  ${name} constant \\w+ := ([^;\\n]+);`).exec(sql)?.[0];
+      if (!line || !rows[0]?.src.includes(line.trim())) throw new Error(`--params: ${name} did not take`);
+    }
+  } finally {
+    await client.close();
+  }
+}
