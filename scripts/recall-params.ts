@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pgliteMigrationClient } from '../src/storage/pg/client';
-import { FUNCTIONS_DIR, migrate } from '../src/storage/pg/migrate';
+import { FUNCTIONS_DIR, type MigrationClient, migrate } from '../src/storage/pg/migrate';
 
 export type RecallParams = Record<string, number | string>;
 
@@ -47,21 +47,28 @@ export function withParams(params: RecallParams, source = readFileSync(FILE, 'ut
   return out;
 }
 
+/**
+ * Defines cairn_recall_for with `params` on a migrated database and checks that each value took.
+ * The recorded hash of its file stays, so the migration step leaves the redefinition in place.
+ */
+export async function redefine(db: MigrationClient, params: RecallParams): Promise<void> {
+  const sql = withParams(params);
+  await db.exec(sql);
+  const [row] = await db.query("SELECT prosrc AS src FROM pg_proc WHERE proname = 'cairn_recall_for'");
+  for (const name of Object.keys(params)) {
+    const line = new RegExp(`\\n  ${name} constant \\w+ := [^;\\n]+;`).exec(sql)?.[0];
+    if (!line || !String(row?.src).includes(line.trim())) throw new Error(`--params: ${name} did not take`);
+  }
+}
+
 /** Migrates the embedded database in `dbDir` and defines cairn_recall_for with `params`. */
 export async function prepareWithParams(dbDir: string, params: RecallParams): Promise<void> {
-  const sql = withParams(params);
   const { PGlite } = await import('@electric-sql/pglite');
   const client = await PGlite.create(dbDir);
   try {
-    await migrate(pgliteMigrationClient(client));
-    await client.exec(sql);
-    const { rows } = await client.query<{ src: string }>(
-      "SELECT prosrc AS src FROM pg_proc WHERE proname = 'cairn_recall_for'",
-    );
-    for (const [name] of Object.entries(params)) {
-      const line = new RegExp(`\\n  ${name} constant \\w+ := ([^;\\n]+);`).exec(sql)?.[0];
-      if (!line || !rows[0]?.src.includes(line.trim())) throw new Error(`--params: ${name} did not take`);
-    }
+    const db = pgliteMigrationClient(client);
+    await migrate(db);
+    await redefine(db, params);
   } finally {
     await client.close();
   }
