@@ -64,9 +64,12 @@ const commonWords = () => {
   return common;
 };
 
-/** A word's stem, roughly: enough that "migrations" meets "migration" and "retries" "retry". */
+/**
+ * A word's stem, roughly: enough that "migrations" meets "migration" and "retries" "retry". An
+ * identifier or path (anything but letters) is kept whole.
+ */
 export function stem(word: string): string {
-  if (word.length <= 4) return word;
+  if (word.length <= 4 || /[^\p{L}]/u.test(word)) return word;
   for (const [suffix, keep] of SUFFIXES) {
     if (word.endsWith(suffix) && word.length - suffix.length >= 3)
       return word.slice(0, word.length - suffix.length) + keep;
