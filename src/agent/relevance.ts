@@ -68,8 +68,8 @@ function shares(hit: Candidate, terms: string[], synonyms: string[]): boolean {
   const matches = (t: string) => {
     if (stems.has(t)) return true;
     // a longer form of the same name: "postgres" and "postgresql", "kube" and "kubernetes"
-    if (t.length < 5) return false;
-    for (const s of stems) if (s.length >= 5 && (s.length > t.length ? s.startsWith(t) : t.startsWith(s))) return true;
+    if (t.length < 6) return false;
+    for (const s of stems) if (s.length >= 6 && (s.length > t.length ? s.startsWith(t) : t.startsWith(s))) return true;
     return false;
   };
   if (terms.some(matches)) return true;

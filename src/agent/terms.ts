@@ -39,16 +39,16 @@ yeah year years yes yet you your yours yourself
 continue proceed again redo undo retry lgtm awesome cool nice excellent alright hmm
 able across add added adding answer anybody asap attempt basically begin bunch cause create created creating
 different done easier explain explained fix fixed fixing fixes go goal guess help here idea ideas improve
-instead issue issues job kind latest let maybe mention move nothing ones opinion option options order
+instead issue issues kind latest let maybe mention move nothing ones opinion option options 
 others person plan problem problems question questions ready real reason remove removed replace review run
 running runs save seem small somehow speed step steps still suggestion summarize summary sure task tasks
 thing try update updated view whatever word words write writing wrote yourself
 read reads reading book books story life family friend friends child children kid kids people person man
-woman men women girl boy mother father parent parents home house school class student teacher game games
+woman men women girl boy mother father parent parents home house school student teacher game games
 play played playing music song movie film art sport sports food dinner lunch city country world travel
 trip vacation holiday birthday party weekend morning evening night month months today tomorrow yesterday
 favorite favourite love loved enjoy enjoyed hope feel feeling fun happy sad interesting excited whole
-common collect collected career company business money pay paid buy bought sell sold market lost win won
+common collect collected career company business buy bought sell sold market lost win won
 share shared meet met visit visited join joined learn learned teach taught talk talked speak told friend
 reason began become believe bring carry choose close cover decide describe develop draw
 drive during eat else entire especially everyone fall family far feel fight finally free front grow
@@ -56,6 +56,10 @@ hear hold hour hours human idea keep kind known large late lead least leave ligh
 lose matter mean member moment mother near nearly often open past pick plan power present probably public
 quite rest rise room sense serious short sign simply sit social someone stand stay stop story strong
 talk team thus toward true turn usually various walk watch white wide wish wonder word young
+support supported style styles launch launched item items community related relate goal goals
+manage managed management kind skill skills prepare prepared consider considered mention mentioned
+january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday
 `;
 
 let common: Set<string> | undefined;
@@ -116,7 +120,8 @@ export function tellingTerms(prompt: string): string[] {
   const out = new Set<string>();
   for (const w of wordsOf(prompt)) {
     if (w.length < 3 || words.has(w) || /^\d{1,3}$/.test(w)) continue;
-    out.add(stem(w));
+    const s = stem(w);
+    if (!words.has(s)) out.add(s);
   }
   return [...out];
 }
