@@ -11,13 +11,16 @@
  * Latency: `cairn hook user-prompt` as a process, start to exit, 30 runs against a PGlite server
  * holding CodeRecall dev's first org, in a git repository of one of its projects, after a
  * session-start; beside it the bare `node -e 0`, a prompt that makes no call (what starting and
- * loading cost), session-start and stop. Writes bench/results/agent-<date>.json and the
+ * loading cost), session-start and stop; and the same user-prompt from src/agent bundled into one
+ * JavaScript file by esbuild (tsx's own dependency), run by plain node: what a build step gives.
+ * Writes bench/results/agent-<date>.json and the
  * 'agent' section of BENCHMARKS.md. --verbose: print what was injected for a prompt nothing fits.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { adminActions } from '../src/admin';
 import { type Candidate, entriesOf, fittingHits } from '../src/agent/relevance';
 import { tellingTerms } from '../src/agent/terms';
@@ -206,6 +209,21 @@ async function latency(server: RunningServer) {
   const payload = (prompt: string, session = 'bench') => JSON.stringify({ session_id: session, cwd: repo, prompt });
   const hook = (event: string, stdin: string) => timed([BIN, 'hook', event], repo, env, stdin);
   const prompts = (org as CodeOrg).questions.filter((q) => q.project === project).map((q) => q.query);
+  // src/agent as one JavaScript file, and an entry that runs it as bin/cairn.js does
+  await build({
+    entryPoints: [join(ROOT, 'src', 'agent', 'cli.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    outfile: join(repo, '.bundle', 'agent.mjs'),
+    logLevel: 'error',
+  });
+  const bundled = join(repo, '.bundle', 'cairn.mjs');
+  writeFileSync(
+    bundled,
+    "import { run } from './agent.mjs';\nconst code = await run(process.argv.slice(2));\nprocess.stdout.write('', () => process.exit(code));\n",
+  );
   await hook('session-start', JSON.stringify({ session_id: 'bench', cwd: repo, source: 'startup' }));
   const runs = 30;
   const out: Record<string, number[]> = {
@@ -213,9 +231,11 @@ async function latency(server: RunningServer) {
     noCall: [],
     userPrompt: [],
     userPromptNoState: [],
+    bundledNoCall: [],
+    bundledUserPrompt: [],
+    recallInProcess: [],
     sessionStart: [],
     stop: [],
-    recallInProcess: [],
   };
   for (let i = 0; i < runs; i++) {
     const prompt = prompts[i % prompts.length] as string;
@@ -223,6 +243,8 @@ async function latency(server: RunningServer) {
     out.noCall?.push(await hook('user-prompt', payload('thanks, continue')));
     out.userPrompt?.push(await hook('user-prompt', payload(prompt)));
     out.userPromptNoState?.push(await hook('user-prompt', payload(prompt, `fresh-${i}`)));
+    out.bundledNoCall?.push(await timed([bundled, 'hook', 'user-prompt'], repo, env, payload('thanks, continue')));
+    out.bundledUserPrompt?.push(await timed([bundled, 'hook', 'user-prompt'], repo, env, payload(prompt)));
     const started = performance.now();
     await call('bench', 'recall', { query: prompt, limit: 10, project });
     out.recallInProcess?.push(performance.now() - started);
@@ -270,6 +292,8 @@ try {
     noCall: '`cairn hook user-prompt`, a prompt with no telling word (start and load only)',
     userPrompt: '`cairn hook user-prompt`, after session-start',
     userPromptNoState: '`cairn hook user-prompt`, no session-start (finds the repository, asks the org size)',
+    bundledNoCall: 'bundled (esbuild, plain node, no tsx): a prompt with no telling word',
+    bundledUserPrompt: 'bundled: `hook user-prompt`, after session-start',
     recallInProcess: 'the recall call alone, from a warm process',
     sessionStart: '`cairn hook session-start`',
     stop: '`cairn hook stop` (files unchanged: git only)',

@@ -42,8 +42,8 @@ const HEADINGS: Record<string, string> = {
   failures: 'Recent failures',
   stale: 'May be stale',
 };
-/** Room kept for the line saying what was left out. */
-const TAIL = 90;
+/** The share of the room asked of the server for the brief's own text: each line gains an attribution here. */
+const BRIEF_SHARE = 0.85;
 
 export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
   const total = briefBudget(ctx.env);
@@ -51,9 +51,9 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
   const project = projectOf(ctx.config.project, repo);
   const call = (name: string, args: Record<string, unknown>) =>
     callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 2500), project });
-  const header = headerLine(ctx.config.agent ?? 'default', project ?? 'none');
+  const room = total - headerLine(ctx.config.agent ?? 'default', project).length - BLOCK_OVERHEAD;
   const [brief, overview, recent, dirty] = await Promise.all([
-    call('space', { view: 'brief', budget_chars: Math.max(500, total - header.length - BLOCK_OVERHEAD - TAIL - 200) }),
+    call('space', { view: 'brief', budget_chars: Math.max(500, Math.floor((room - 100) * BRIEF_SHARE)) }),
     call('space', { view: 'overview', scope: 'org' }).catch(() => undefined),
     call('recall', { query: '', limit: 100 }).catch(() => undefined),
     repo ? dirtyState(repo.root, budget(ctx, 1000)) : undefined,
@@ -71,9 +71,12 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
       )
     : new Map<string, string>();
 
-  const top = headerLine(agent, found.project ?? project ?? 'none');
+  const name = found.project ?? project;
+  const top = headerLine(agent, name);
   const lines: string[] = [];
-  let used = top.length + 1 + BLOCK_OVERHEAD + TAIL;
+  const leftOut = found.brief?.left_out ?? 0;
+  // the summary line at its longest: every entry left out
+  let used = top.length + 1 + BLOCK_OVERHEAD + summaryLine(name, items.length, items.length + leftOut).length + 1;
   let heading = '';
   const shown: string[] = [];
   for (const { section, item } of items) {
@@ -82,7 +85,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
     const text = clean(item.text.replace(/^-\s*/, ''), 600);
     const at = e && (e.kind === 'plan' ? e.updated_at : e.created_at);
     const line = `- ${attribution({ kind: item.kind, agent: e?.agent, at })} ${text}${mark ? ` [${mark}]` : ''}`;
-    const head = section !== heading ? `${HEADINGS[section] ?? section}:` : '';
+    const head = section !== heading ? `${HEADINGS[section] ?? clean(section, 40)}:` : '';
     const cost = line.length + 1 + (head ? head.length + 1 : 0);
     if (used + cost > total) break;
     if (head) lines.push(head);
@@ -91,9 +94,8 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
     used += cost;
     shown.push(item.id);
   }
-  const left = items.length - shown.length + (found.brief?.left_out ?? 0);
   const summary = items.length
-    ? `Brief of project ${clean(found.project ?? project ?? 'org-wide', 200)}: ${shown.length} entries${left ? `, ${left} more left out (recall finds them)` : ''}.`
+    ? summaryLine(name, shown.length, items.length - shown.length + leftOut)
     : 'The brief is empty: nothing recorded for this project yet.';
 
   recordSession(ctx, shown, {
@@ -106,10 +108,16 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
   return { context: `${top}\n${memoryBlock([summary, ...lines])}` };
 }
 
+function summaryLine(project: string | undefined | null, shown: number, left: number): string {
+  const of = project ? `project ${clean(project, 300)}` : 'the org';
+  return `Brief of ${of}: ${shown} entries${left ? `, ${left} more left out (recall finds them)` : ''}.`;
+}
+
 /** Who the agent is, where, and how it writes back. */
-function headerLine(agent: string, project: string): string {
+function headerLine(agent: string, project: string | undefined | null): string {
+  const where = project ? `in project ${clean(project, 300)}` : 'in no project (the org-wide memory)';
   return (
-    `You are agent "${clean(agent, 128)}" in project ${clean(project, 300)}. Cairn is your team's shared memory: ` +
+    `You are agent "${clean(agent, 128)}" ${where}. Cairn is your team's shared memory: ` +
     'record what others will need with the tools of the MCP server `cairn` — decide (a decision and why), ' +
     'remember (a convention or fact, with paths), observe (an outcome, a failure, its fix) — and search it with recall.'
   );

@@ -18,6 +18,8 @@ export const BUDGET = 1500;
 /** The part of a long prompt that is searched. */
 const QUERY_CHARS = 2000;
 const HEAD = 'Entries that match this prompt:';
+/** A mark of verify.ts at its longest, with its brackets and the line break. */
+const MARK = 204;
 
 interface Hit extends Candidate {
   id: string;
@@ -58,10 +60,10 @@ export async function userPrompt(ctx: HookContext): Promise<HookAnswer> {
   let used = BLOCK_OVERHEAD + HEAD.length + 1;
   for (const hit of fitting) {
     const line = hitLine(hit);
-    // room for a mark of about 120 characters
-    if (used + line.length + 121 > BUDGET) continue;
+    // room for a mark at its longest
+    if (used + line.length + MARK > BUDGET) continue;
     chosen.push({ hit, line });
-    used += line.length + 121;
+    used += line.length + MARK;
   }
   if (chosen.length === 0) return undefined;
   const marks =
@@ -74,7 +76,7 @@ export async function userPrompt(ctx: HookContext): Promise<HookAnswer> {
       : new Map<string, string>();
   const lines = chosen.map(({ hit, line }) => {
     const mark = marks.get(hit.id);
-    return mark ? `${line} [${clean(mark, 120)}]` : line;
+    return mark ? `${line} [${mark}]` : line;
   });
   if (ctx.session) {
     const state: SessionState = saved ?? {

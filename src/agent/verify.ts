@@ -10,6 +10,7 @@
  * commit), when that commit is in this repository, else not older than the entry's creation. An anchor that is a folder covers the
  * files under it.
  */
+import { clean } from './block';
 import { git } from './git';
 
 export interface Anchored {
@@ -88,7 +89,8 @@ export async function changeMarks(root: string, entries: Anchored[], timeoutMs: 
     }
     const changed = dirty.find((f) => covers(anchors, f));
     if (changed) parts.push(`uncommitted changes to ${changed}`);
-    if (parts.length) marks.set(e.id, parts.join('; '));
+    // an author's name or a file's is the repository's text, shown in the block like an entry's
+    if (parts.length) marks.set(e.id, clean(parts.join('; '), 200));
   }
   return marks;
 }
