@@ -73,7 +73,7 @@ export async function run(argv: string[], env = process.env, stdin: NodeJS.Reada
     const config = readConfig(env);
     const json = args.flags.json === true;
     if (command === 'brief') {
-      return print((await briefCommand(config, process.cwd(), wholeNumber(args.flags, 'budget'), json)).stdout, 0);
+      return print(await briefCommand(config, process.cwd(), wholeNumber(args.flags, 'budget'), json), 0);
     }
     if (command === 'recall') {
       const query = args.words.join(' ');
@@ -83,7 +83,7 @@ export async function run(argv: string[], env = process.env, stdin: NodeJS.Reada
         limit: wholeNumber(args.flags, 'limit'),
         json,
       };
-      return print((await recallCommand(config, process.cwd(), query, options)).stdout, 0);
+      return print(await recallCommand(config, process.cwd(), query, options), 0);
     }
     throw new AgentError(USAGE);
   } catch (err) {

@@ -15,10 +15,6 @@ export async function projectFor(config: AgentConfig, cwd: string): Promise<stri
   return config.project ?? projectOf(undefined, await findRepo(cwd, GIT_MS));
 }
 
-export interface Printed {
-  stdout: string;
-}
-
 /** `cairn brief [--budget N] [--json]`. */
 export async function briefCommand(config: AgentConfig, cwd: string, budget: number | undefined, json: boolean) {
   const args = budget === undefined ? { view: 'brief' } : { view: 'brief', budget_chars: budget };
@@ -46,7 +42,7 @@ export async function recallCommand(
 }
 
 /** The tool's text, or its structured content; a tool error is the command's error. */
-function printed(result: ToolResult, json: boolean): Printed {
+function printed(result: ToolResult, json: boolean): string {
   if (result.isError) throw new AgentError(result.text.split('\n')[0] || 'the tool answered with an error');
-  return { stdout: json ? JSON.stringify(result.structured) : result.text };
+  return json ? JSON.stringify(result.structured) : result.text;
 }
