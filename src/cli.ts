@@ -64,6 +64,11 @@ const USAGE = `usage: cairn <command>
                                      put an org on a plan; --clear: back on the default plan
   org usage --org ORG_ID [--days N] [--json]
                                      the org's plan, this month's tool calls, stored bytes, per day
+Beside an agent (any install, through its /mcp; CAIRN_URL, CAIRN_KEY, CAIRN_AGENT, CAIRN_PROJECT):
+  brief [--budget N] [--json]        the brief of the working directory's project
+  recall QUERY [--paths P…] [--limit N] [--json]
+  hook session-start|user-prompt|stop [--client claude-code|codex]
+                                     a client hook: the client's JSON on stdin and stdout
 While \`cairn serve\` holds the embedded database, these commands go to it (its /admin, through the
 token it wrote to CAIRN_DATA_DIR/admin.json, from this machine only) and say so; migrate and embed
 need it stopped. On Postgres they work on the database directly.`;

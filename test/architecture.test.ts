@@ -21,6 +21,12 @@ const local = edges.filter((e) => e.local);
 /** What the domain may not import: the outer layers of this service, and the frameworks. */
 const OUTSIDE_DOMAIN = ['src/mcp/', 'src/http/', 'src/oauth/', 'src/dashboard/', 'src/storage/'];
 const MAX_LINES = 400;
+/**
+ * What src/agent (the commands run beside an agent, on every hook) may import besides itself and
+ * Node's built-ins: pure modules that import nothing. It never loads the server, storage,
+ * dashboard or a database driver, and only the `cairn` entry (bin/cairn.js) loads it.
+ */
+const AGENT_MAY_IMPORT = ['src/domain/vocabulary.ts'];
 const FRAMEWORKS = /^(hono|@hono\/|@modelcontextprotocol\/|drizzle-orm|pg$|@neondatabase\/|@electric-sql\/)/;
 
 /** src/domain/ports.ts → domain; src/config.ts → config.ts. */
@@ -44,6 +50,19 @@ describe('architecture', () => {
       e.local ? OUTSIDE_DOMAIN.some((layer) => e.to.startsWith(layer)) : FRAMEWORKS.test(e.to),
     );
     expect(forbidden.map(show)).toEqual([]);
+  });
+
+  it('keeps src/agent apart: it imports itself, node: built-ins and a short list of pure modules, and src does not import it', () => {
+    const fromAgent = edges.filter((e) => e.from.startsWith('src/agent/'));
+    expect(fromAgent.length).toBeGreaterThan(10);
+    const outside = fromAgent.filter((e) =>
+      e.local ? !e.to.startsWith('src/agent/') && !AGENT_MAY_IMPORT.includes(e.to) : !e.to.startsWith('node:'),
+    );
+    expect(outside.map(show)).toEqual([]);
+    expect(edges.filter((e) => AGENT_MAY_IMPORT.includes(e.from)).map(show)).toEqual([]);
+    const intoAgent = local.filter((e) => e.to.startsWith('src/agent/') && !e.from.startsWith('src/agent/'));
+    expect(intoAgent.map(show)).toEqual([]);
+    // what the command loads for them, built: test/agent/cli.test.ts
   });
 
   it('has no import cycle between files', () => {

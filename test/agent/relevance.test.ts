@@ -1,0 +1,85 @@
+/** Which hits the user-prompt hook injects (src/agent/relevance.ts, terms.ts). */
+import { describe, expect, it } from 'vitest';
+import { FLOOR, fittingHits, RELATIVE, rareWordIdf } from '../../src/agent/relevance';
+import { stem, tellingTerms, wordsOf } from '../../src/agent/terms';
+
+const hit = (score: number, content: string, more: Record<string, unknown> = {}) => ({ score, content, ...more });
+
+describe('the telling words of a prompt', () => {
+  it('are none in chatter', () => {
+    for (const p of ['thanks, looks good', 'continue', 'ok do it', 'yes please', 'try again', 'what do you think?']) {
+      expect(tellingTerms(p)).toEqual([]);
+    }
+  });
+
+  it('are its names, identifiers and the trade’s words, stemmed', () => {
+    expect(tellingTerms('Why did we move away from Prisma for the migrations?').sort()).toEqual(['migrate', 'prisma']);
+    expect(tellingTerms('fix RecordTooLargeException in src/orders/db.ts').sort()).toEqual([
+      'exception',
+      'order',
+      'record',
+      'recordtoolargeexception',
+      'src',
+      'src/orders/db.ts',
+    ]);
+  });
+
+  it('split identifiers the way recall does, keeping each whole', () => {
+    expect(wordsOf('otel-collector:4318 camelCaseName')).toEqual([
+      'otel',
+      'collector',
+      '4318',
+      'otel-collector:4318',
+      'camel',
+      'case',
+      'name',
+      'camelcasename',
+    ]);
+    expect(['retries', 'retried', 'migrations', 'indexing', 'classes'].map(stem)).toEqual([
+      'retry',
+      'retry',
+      'migrate',
+      'index',
+      'class',
+    ]);
+  });
+});
+
+describe('fittingHits', () => {
+  const N = 200;
+  const unit = rareWordIdf(N);
+
+  it('keeps hits sharing a telling word, over the floor and near the best', () => {
+    const hits = [
+      hit(3 * unit, 'Orders use Kysely, never raw SQL'),
+      hit(2 * unit, 'Kysely migrations run with pnpm db:migrate'),
+      hit(1.2 * unit, 'Kysely was upgraded to 0.27'), // under half the best
+    ];
+    expect(fittingHits('which query builder? Kysely?', hits, N).map((h) => h.content)).toEqual([
+      'Orders use Kysely, never raw SQL',
+      'Kysely migrations run with pnpm db:migrate',
+    ]);
+  });
+
+  it('drops a hit found through common words only, however it scores', () => {
+    expect(fittingHits('thanks, looks good', [hit(9 * unit, 'Keys look like svc_ and 32 characters')], N)).toEqual([]);
+    expect(fittingHits('make the header sticky', [hit(9 * unit, 'Make targets: make build, make test')], N)).toEqual(
+      [],
+    );
+  });
+
+  it('finds the shared word in a rationale, source, tags or paths, in a longer form, or through a synonym', () => {
+    const prompt = 'is PG tuned for the checkout queries?';
+    expect(fittingHits(prompt, [hit(3 * unit, 'Raised work_mem on Postgres to 64MB')], N)).toHaveLength(1);
+    expect(fittingHits('checkout', [hit(3 * unit, 'x', { paths: ['src/checkout/pay.ts'] })], N)).toHaveLength(1);
+    expect(fittingHits('the flaky e2e', [hit(3 * unit, 'x', { tags: ['flaky'] })], N)).toHaveLength(1);
+    expect(fittingHits('postgres settings', [hit(3 * unit, 'PostgreSQL 17.2 in prod')], N)).toHaveLength(1);
+  });
+
+  it('sets the bar by the size of the org: the same score fits in a small org, not in a large one', () => {
+    const score = FLOOR * rareWordIdf(40) + 0.01;
+    expect(fittingHits('kysely', [hit(score, 'Kysely everywhere')], 40)).toHaveLength(1);
+    expect(fittingHits('kysely', [hit(score, 'Kysely everywhere')], 10_000)).toHaveLength(0);
+    expect(RELATIVE).toBe(0.5);
+  });
+});
