@@ -18,7 +18,15 @@ export function claudeCode(): string {
     mkdirSync(DIR, { recursive: true });
     execFileSync(
       'npm',
-      ['install', '--prefix', DIR, '--no-audit', '--no-fund', '--ignore-scripts', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`],
+      [
+        'install',
+        '--prefix',
+        DIR,
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+      ],
       { stdio: 'ignore', timeout: 300_000 },
     );
   }
@@ -31,18 +39,27 @@ export interface ClaudeRun {
 }
 
 /** `claude -p PROMPT` in `cwd`, with `env` (HOME, ANTHROPIC_BASE_URL, the CAIRN_* variables) and nothing else of ours. */
-export async function runClaude(cwd: string, prompt: string, env: Record<string, string>, args: string[] = []): Promise<ClaudeRun> {
-  const { stdout, stderr } = await promisify(execFile)(claudeCode(), ['-p', prompt, '--output-format', 'json', ...args], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      ANTHROPIC_API_KEY: 'sk-ant-standin-not-a-key',
-      DISABLE_AUTOUPDATER: '1',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      ...env,
+export async function runClaude(
+  cwd: string,
+  prompt: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<ClaudeRun> {
+  const { stdout, stderr } = await promisify(execFile)(
+    claudeCode(),
+    ['-p', prompt, '--output-format', 'json', ...args],
+    {
+      cwd,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        ANTHROPIC_API_KEY: 'sk-ant-standin-not-a-key',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        ...env,
+      },
     },
-  });
+  );
   return { stdout, stderr };
 }

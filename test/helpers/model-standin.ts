@@ -64,19 +64,40 @@ export async function startModelStandin(answer: (r: ModelRequest, n: number) => 
     const id = `msg_standin_${++ids}`;
     const blocks: Record<string, unknown>[] = [];
     if ('text' in reply && reply.text) blocks.push({ type: 'text', text: reply.text });
-    if ('tool' in reply) blocks.push({ type: 'tool_use', id: `toolu_standin_${ids}`, name: reply.tool, input: reply.input });
+    if ('tool' in reply)
+      blocks.push({ type: 'tool_use', id: `toolu_standin_${ids}`, name: reply.tool, input: reply.input });
     const stop = 'tool' in reply ? 'tool_use' : 'end_turn';
     const usage = { input_tokens: 100, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
     if (!r.stream) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model: r.model, content: blocks, stop_reason: stop, stop_sequence: null, usage }));
+      res.end(
+        JSON.stringify({
+          id,
+          type: 'message',
+          role: 'assistant',
+          model: r.model,
+          content: blocks,
+          stop_reason: stop,
+          stop_sequence: null,
+          usage,
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (event: string, data: Record<string, unknown>) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     send('message_start', {
-      message: { id, type: 'message', role: 'assistant', model: r.model, content: [], stop_reason: null, stop_sequence: null, usage },
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: r.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      },
     });
     blocks.forEach((b, index) => {
       if (b.type === 'text') {
@@ -84,7 +105,10 @@ export async function startModelStandin(answer: (r: ModelRequest, n: number) => 
         send('content_block_delta', { index, delta: { type: 'text_delta', text: b.text } });
       } else {
         send('content_block_start', { index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
-        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
+        send('content_block_delta', {
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+        });
       }
       send('content_block_stop', { index });
     });
