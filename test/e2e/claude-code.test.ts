@@ -17,6 +17,7 @@ import { type ModelRequest, type ModelStandin, type Reply, startModelStandin, te
 import { startTestServer, type TestServer } from '../helpers/server';
 
 const REMOTE = 'https://github.com/acme/shop.git';
+const PLUGIN = join(import.meta.dirname, '..', '..', 'plugins', 'claude-code');
 
 describe('the real Claude Code with Cairn connected', () => {
   let t: TestServer;
@@ -74,18 +75,22 @@ describe('the real Claude Code with Cairn connected', () => {
   });
 
   const env = () => ({ HOME: home, ANTHROPIC_BASE_URL: model.url, CAIRN_KEY: key });
+  /** The model's replies from now on, turn by turn (the last one repeats). */
+  const script = (...replies: Reply[]) => {
+    const from = model.requests.length;
+    answer = (_r, n) => replies[Math.min(n - from, replies.length - 1)] as Reply;
+  };
 
   it('brings the brief and the prompt recall to the model, and stores what the model remembers', async () => {
     // the key is read from the environment, never written into the repository
     for (const f of ['.mcp.json', '.claude/settings.local.json']) {
       expect(readFileSync(join(repo.dir, f), 'utf8')).not.toContain(key);
     }
-    answer = (_r, n) =>
-      n === 0
-        ? { tool: 'ToolSearch', input: { query: 'select:mcp__cairn__remember' } }
-        : n === 1
-          ? { tool: 'mcp__cairn__remember', input: { content: 'Refunds reuse applyDiscount rounding.' } }
-          : { text: 'Noted.' };
+    script(
+      { tool: 'ToolSearch', input: { query: 'select:mcp__cairn__remember' } },
+      { tool: 'mcp__cairn__remember', input: { content: 'Refunds reuse applyDiscount rounding.' } },
+      { text: 'Noted.' },
+    );
     const before = model.requests.length;
     await runClaude(repo.dir, 'Refund webhooks: do duplicates from the payment provider need handling?', env());
     const first = model.requests[before] as ModelRequest;
@@ -110,6 +115,41 @@ describe('the real Claude Code with Cairn connected', () => {
       agent: string;
     }[];
     expect(hits.find((h) => h.content === 'Refunds reuse applyDiscount rounding.')?.agent).toBe('claude-code');
+  }, 200_000);
+
+  it('works as the plugin in plugins/claude-code too: the same hooks, the tools under the plugin name', async () => {
+    const plain = tempRepo(REMOTE);
+    const pluginHome = mkdtempSync(join(tmpdir(), 'cairn-claude-plugin-'));
+    try {
+      script(
+        { tool: 'ToolSearch', input: { query: 'select:mcp__plugin_cairn_cairn__remember' } },
+        { tool: 'mcp__plugin_cairn_cairn__remember', input: { content: 'Plugin sessions remember too.' } },
+        { text: 'ok' },
+      );
+      const before = model.requests.length;
+      const env = {
+        HOME: pluginHome,
+        ANTHROPIC_BASE_URL: model.url,
+        CAIRN_KEY: key,
+        CAIRN_URL: t.url,
+        CAIRN_PROJECT: REMOTE,
+      };
+      await runClaude(plain.dir, 'Which package manager does this repo use?', env, [
+        '--plugin-dir',
+        PLUGIN,
+        '--allowedTools',
+        'mcp__plugin_cairn_cairn',
+      ]);
+      const seen = textOf(model.requests[before] as ModelRequest);
+      expect(seen).toMatch(/<cairn-memory-[0-9a-f]{8}>/);
+      expect(seen).toContain('This repo installs packages with pnpm, never npm.');
+      const hits = (await alice.call('recall', { query: 'plugin sessions remember', kinds: ['memory'] })).structured
+        .hits as { content: string; agent: string }[];
+      expect(hits.find((h) => h.content === 'Plugin sessions remember too.')?.agent).toBe('claude-code');
+    } finally {
+      plain.remove();
+      rmSync(pluginHome, { recursive: true, force: true });
+    }
   }, 200_000);
 
   it('asks once, at stop, to record what a session that changed files did not', async () => {
