@@ -8,7 +8,8 @@
  *                personal: the hooks run this machine's `cairn` by its path, so the file is kept
  *                out of git through .git/info/exclude)
  *                --user: ~/.claude.json (the server) and ~/.claude/settings.json
- *   codex        .codex/config.toml ([mcp_servers.cairn]: X-Svc-Key from CAIRN_KEY by `env_http_headers`) and
+ *   codex        .codex/config.toml ([mcp_servers.cairn]: X-Svc-Key from CAIRN_KEY and X-Svc-Agent from
+ *                CAIRN_AGENT by `env_http_headers`, the default agent in `http_headers`) and
  *                .codex/hooks.json; --user: the same under ~/.codex
  *   cursor       .cursor/mcp.json (`${env:CAIRN_KEY}`); --user: ~/.cursor/mcp.json. No hooks: Cursor's
  *                prompt hook cannot add context.
@@ -212,8 +213,11 @@ function codex(s: ConnectSetup): FileChange[] {
   const table = [
     `[mcp_servers.${SERVER}]`,
     `url = ${tomlString(s.mcpUrl)}`,
-    // header name -> the variable Codex reads its value from
-    'env_http_headers = { "X-Svc-Key" = "CAIRN_KEY" }',
+    // header name -> the variable Codex reads its value from; Codex sets these after http_headers and
+    // skips an unset or blank one, so X-Svc-Agent is CAIRN_AGENT where Codex runs, else the default
+    // below: the agent the hooks act as (`${CAIRN_AGENT:-agent}`), or the stop hook would not see
+    // the session's own writes
+    'env_http_headers = { "X-Svc-Key" = "CAIRN_KEY", "X-Svc-Agent" = "CAIRN_AGENT" }',
     `http_headers = { ${[['X-Svc-Agent', s.agent], ...(!s.user && s.project ? [['X-Svc-Project', s.project]] : [])]
       .map(([k, v]) => `${tomlString(k as string)} = ${tomlString(v as string)}`)
       .join(', ')} }`,

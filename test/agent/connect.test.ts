@@ -156,7 +156,7 @@ describe('cairn connect codex', () => {
     const changes = run(setup('codex', { agent: 'codex' }));
     const toml = readFileSync(join(root, '.codex', 'config.toml'), 'utf8');
     expect(toml).toBe(
-      'model = "o4"\n\n[mcp_servers.github]\nurl = "g"\n\n[mcp_servers.cairn]\nurl = "http://127.0.0.1:8787/mcp"\nenv_http_headers = { "X-Svc-Key" = "CAIRN_KEY" }\nhttp_headers = { "X-Svc-Agent" = "codex", "X-Svc-Project" = "https://github.com/acme/shop.git" }\n',
+      'model = "o4"\n\n[mcp_servers.github]\nurl = "g"\n\n[mcp_servers.cairn]\nurl = "http://127.0.0.1:8787/mcp"\nenv_http_headers = { "X-Svc-Key" = "CAIRN_KEY", "X-Svc-Agent" = "CAIRN_AGENT" }\nhttp_headers = { "X-Svc-Agent" = "codex", "X-Svc-Project" = "https://github.com/acme/shop.git" }\n',
     );
     const hooks = jsonAt(root, '.codex', 'hooks.json');
     expect(Object.keys(hooks)).toEqual(['hooks']);
