@@ -54,7 +54,9 @@ describe('the npm package', () => {
     expect(readdirSync(join(dir, 'app', 'node_modules'))).not.toContain('tsx');
   });
 
-  it('installed into an empty folder, serves on the embedded database and answers a tool call', async () => {
+  it('installed into an empty folder, serves on the embedded database and answers a tool call', {
+    timeout: 120_000,
+  }, async () => {
     const bin = join(dir, 'app', 'node_modules', '.bin', 'cairn');
     let s: Serving | undefined;
     try {

@@ -5,7 +5,7 @@
  * string and checked, and unknown names and URIs refused as MCP errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_KINDS, type ClientKind, connect, type McpSession, rawPost } from '../helpers/clients';
+import { CLIENT_KINDS, type ClientKind, connect, entryId, type McpSession, rawPost } from '../helpers/clients';
 import { startTestServer, TARGETS, type TestServer } from '../helpers/server';
 
 const PROJECT = 'https://github.com/Acme/Shop.git';
@@ -131,7 +131,9 @@ describe.each(TARGETS)('prompts and resources on %s', (db) => {
       const r = await s.call('decide', { content: decision, rationale: 'slot reservation needs row locks' });
       expect(r.isError, r.text).toBe(false);
       const after = await promptText();
-      expect(after).toContain(`${decision} Why: slot reservation needs row locks (agent-${kind})`);
+      expect(after).toContain(
+        `${decision} Why: slot reservation needs row locks (agent-${kind}, id ${entryId(r).slice(-8)})`,
+      );
       expect(after).toBe(await spaceBrief());
     });
 
