@@ -79,7 +79,7 @@ describe('Cairn on Workers', () => {
     await tool('decide', { content: 'Deploy the edge with wrangler', rationale: 'one command' });
     const brief = await tool('space', { view: 'brief' });
     const text = (brief.content as { text: string }[]).at(-1)?.text;
-    expect(text).toContain('Deploy the edge with wrangler Why: one command (edge-agent)');
+    expect(text).toMatch(/Deploy the edge with wrangler Why: one command \(edge-agent, id [0-9a-f]{8}\)/);
     expect((await c.listPrompts()).prompts.map((p) => p.name)).toEqual(['brief', 'record']);
     const prompt = await c.getPrompt({ name: 'brief' });
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text } }]);
