@@ -10,16 +10,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cairn, type Repo, tempRepo } from '../helpers/agent';
+import { type Repo, tempRepo } from '../helpers/agent';
 import { claudeCode, runClaude } from '../helpers/claude-code';
-import { connect, entryId, type McpSession } from '../helpers/clients';
+import type { McpSession } from '../helpers/clients';
 import { type ModelRequest, type ModelStandin, type Reply, startModelStandin, textOf } from '../helpers/model-standin';
-import { startTestServer, type TestServer } from '../helpers/server';
+import type { TestServer } from '../helpers/server';
+import { connectedShop, SHOP_REMOTE, type Shop } from '../helpers/shop';
 
-const REMOTE = 'https://github.com/acme/shop.git';
+const REMOTE = SHOP_REMOTE;
 const PLUGIN = join(import.meta.dirname, '..', '..', 'plugins', 'claude-code');
 
 describe('the real Claude Code with Cairn connected', () => {
+  let shop: Shop;
   let t: TestServer;
   let key: string;
   let alice: McpSession;
@@ -33,45 +35,14 @@ describe('the real Claude Code with Cairn connected', () => {
 
   beforeAll(async () => {
     claudeCode(); // installed once into .tools/ (a minute the first time)
-    t = await startTestServer('pglite');
-    ({ key } = await t.createOrg('acme'));
-    alice = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: REMOTE });
-    pnpm = entryId(
-      await alice.call('decide', {
-        content: 'This repo installs packages with pnpm, never npm.',
-        rationale: 'one lockfile',
-      }),
-    );
-    cents = entryId(
-      await alice.call('remember', {
-        content: 'Order totals are integer cents; rounding happens once, in applyDiscount.',
-        tags: ['convention'],
-        paths: ['src/orders/service.ts'],
-      }),
-    );
-    // a fact, not a rule: the brief leaves it out, recall on a prompt about refunds finds it
-    webhooks = entryId(
-      await alice.call('observe', {
-        content: 'Refund webhooks from the payment provider arrive twice; the handler dedupes on the event id.',
-        source: 'incident review',
-      }),
-    );
-    repo = tempRepo(REMOTE, { 'src/orders/service.ts': 'export const total = 1;\n' });
-    home = mkdtempSync(join(tmpdir(), 'cairn-claude-home-'));
+    shop = await connectedShop('claude-code');
+    ({ t, key, alice, repo, home, pnpm, cents, webhooks } = shop);
+    expect(shop.connected.stdout).toContain(`created ${join(repo.dir, '.mcp.json')}`);
     model = await startModelStandin((r, n) => answer(r, n));
-    const setup = await cairn(['connect', 'claude-code'], {
-      cwd: repo.dir,
-      env: { HOME: home, CAIRN_URL: t.url, CAIRN_KEY: key },
-    });
-    expect(setup.code, setup.stderr).toBe(0);
-    expect(setup.stdout).toContain(`created ${join(repo.dir, '.mcp.json')}`);
   }, 400_000);
   afterAll(async () => {
-    await alice?.close();
     await model?.close();
-    await t?.close();
-    repo?.remove();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await shop?.close();
   });
 
   const env = () => ({ HOME: home, ANTHROPIC_BASE_URL: model.url, CAIRN_KEY: key });

@@ -17,12 +17,11 @@
  * both gates shut, as connect's next steps tell the user. Every run has `--strict-config`: Codex
  * refuses a key of the files connect wrote that it does not know.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cairn, type Repo, tempRepo } from '../helpers/agent';
-import { connect, entryId, type McpSession } from '../helpers/clients';
+import type { Repo } from '../helpers/agent';
+import type { McpSession } from '../helpers/clients';
 import { codex, runCodex, writeCodexConfig } from '../helpers/codex';
 import {
   contentText,
@@ -34,13 +33,13 @@ import {
   startResponsesStandin,
   toolsOf,
 } from '../helpers/responses-standin';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { connectedShop, SHOP_REMOTE, type Shop } from '../helpers/shop';
 
-const REMOTE = 'https://github.com/acme/shop.git';
+const _REMOTE = SHOP_REMOTE;
 const BYPASS = '--dangerously-bypass-hook-trust';
 
 describe('the real Codex with Cairn connected', () => {
-  let t: TestServer;
+  let shop: Shop;
   let key: string;
   let alice: McpSession;
   let repo: Repo;
@@ -53,46 +52,15 @@ describe('the real Codex with Cairn connected', () => {
 
   beforeAll(async () => {
     codex(); // installed once into .tools/ (seconds; 400 MB)
-    t = await startTestServer('pglite');
-    ({ key } = await t.createOrg('acme'));
-    alice = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: REMOTE });
-    pnpm = entryId(
-      await alice.call('decide', {
-        content: 'This repo installs packages with pnpm, never npm.',
-        rationale: 'one lockfile',
-      }),
-    );
-    cents = entryId(
-      await alice.call('remember', {
-        content: 'Order totals are integer cents; rounding happens once, in applyDiscount.',
-        tags: ['convention'],
-        paths: ['src/orders/service.ts'],
-      }),
-    );
-    // a fact, not a rule: the brief leaves it out, recall on a prompt about refunds finds it
-    webhooks = entryId(
-      await alice.call('observe', {
-        content: 'Refund webhooks from the payment provider arrive twice; the handler dedupes on the event id.',
-        source: 'incident review',
-      }),
-    );
-    repo = tempRepo(REMOTE, { 'src/orders/service.ts': 'export const total = 1;\n' });
-    home = mkdtempSync(join(tmpdir(), 'cairn-codex-home-'));
+    shop = await connectedShop('codex');
+    ({ key, alice, repo, home, pnpm, cents, webhooks } = shop);
+    expect(shop.connected.stdout).toContain(`created ${join(repo.dir, '.codex', 'config.toml')}`);
+    expect(shop.connected.stdout).toContain('/hooks');
     model = await startResponsesStandin((r, n) => answer(r, n));
-    const setup = await cairn(['connect', 'codex'], {
-      cwd: repo.dir,
-      env: { HOME: home, CAIRN_URL: t.url, CAIRN_KEY: key },
-    });
-    expect(setup.code, setup.stderr).toBe(0);
-    expect(setup.stdout).toContain(`created ${join(repo.dir, '.codex', 'config.toml')}`);
-    expect(setup.stdout).toContain('/hooks');
   }, 400_000);
   afterAll(async () => {
-    await alice?.close();
     await model?.close();
-    await t?.close();
-    repo?.remove();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await shop?.close();
   });
 
   const codexHome = () => join(home, '.codex');

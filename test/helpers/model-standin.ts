@@ -4,8 +4,9 @@
  * (ANTHROPIC_BASE_URL). Each request is recorded; the reply is what the test's `answer` returns for
  * it: text, or a tool call. Other routes (token counting, telemetry) answer 404 or an empty JSON.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestText } from './request-text';
 
 export interface ModelRequest {
   model: string;
@@ -39,19 +40,11 @@ export function textOf(r: ModelRequest): string {
   return parts.join('\n');
 }
 
-const body = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
 export async function startModelStandin(answer: (r: ModelRequest, n: number) => Reply): Promise<ModelStandin> {
   const requests: ModelRequest[] = [];
   let ids = 0;
   const server: Server = createServer(async (req, res) => {
-    const raw = await body(req);
+    const raw = await requestText(req);
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/messages') {
       res.writeHead(path?.startsWith('/v1/messages/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });

@@ -10,8 +10,9 @@
  * MCP tool names its namespace (`mcp__<server>__`) and the tool apart, as the request's tools list
  * them. Other routes answer 404.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestText } from './request-text';
 
 /** An input item: a message (role, content parts), a function call or its output. */
 export interface InputItem {
@@ -72,21 +73,13 @@ export function toolsOf(r: ResponsesRequest): { namespace?: string; name: string
   );
 }
 
-const body = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
 export async function startResponsesStandin(
   answer: (r: ResponsesRequest, n: number) => ResponsesReply,
 ): Promise<ResponsesStandin> {
   const requests: ResponsesRequest[] = [];
   let ids = 0;
   const server: Server = createServer(async (req, res) => {
-    const raw = await body(req);
+    const raw = await requestText(req);
     const path = (req.url ?? '').split('?')[0] ?? '';
     if (req.method !== 'POST' || !path.endsWith('/responses')) {
       res.writeHead(404, { 'content-type': 'application/json' });
