@@ -20,14 +20,17 @@ BEGIN
   END IF;
   v_mine := cairn_posting_key('agent', e.project, p_reader);
   v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
+  -- postings first, one index look-up per key and partition, whatever the statistics say (as in
+  -- cairn_entry_stale)
   RETURN EXISTS (
-    SELECT 1 FROM postings k
-      JOIN entries x ON x.org_id = e.org_id AND x.id = k.entry_id
-      WHERE k.org_id = e.org_id AND k.lexeme = ANY(v_keys)
-        AND k.project IN (coalesce(e.project, ''), v_mine)
-        AND k.entry_id <> e.id
-        AND x.kind = 'observation'
-        AND x.created_at > e.created_at
-        AND (x.expires_at IS NULL OR x.expires_at > now())
-        AND x.content ~* '\m(fixed|resolved|green again|passes again|passing again|back to green)\M');
+    SELECT 1 FROM unnest(v_keys) AS q(key)
+    CROSS JOIN unnest(ARRAY[coalesce(e.project, ''), v_mine]) AS pr(project)
+    CROSS JOIN LATERAL (SELECT k.entry_id FROM postings k
+                        WHERE k.org_id = e.org_id AND k.lexeme = q.key AND k.project = pr.project
+                          AND k.entry_id <> e.id OFFSET 0) k
+    CROSS JOIN LATERAL (SELECT x.* FROM entries x WHERE x.org_id = e.org_id AND x.id = k.entry_id OFFSET 0) x
+    WHERE x.kind = 'observation'
+      AND x.created_at > e.created_at
+      AND (x.expires_at IS NULL OR x.expires_at > now())
+      AND x.content ~* '\m(fixed|resolved|green again|passes again|passing again|back to green)\M');
 END $function$;
