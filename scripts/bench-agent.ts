@@ -21,10 +21,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { adminActions } from '../src/admin';
 import { type Candidate, entriesOf, fittingHits } from '../src/agent/relevance';
 import { tellingTerms } from '../src/agent/terms';
-import { type RunningServer, startServer } from '../src/node';
+import { type RunningServer, startServer } from '../src/node/node';
+import { adminActions } from '../src/operator/admin';
 import { writeBenchmarkSection } from './benchmarks-md';
 import { type CodeOrg, loadCodeRecall } from './coderecall';
 

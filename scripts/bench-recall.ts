@@ -35,8 +35,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { adminActions } from '../src/admin';
-import { type RunningServer, startServer } from '../src/node';
+import { type RunningServer, startServer } from '../src/node/node';
+import { adminActions } from '../src/operator/admin';
 import { writeBenchmarkSection } from './benchmarks-md';
 import { bm25Index } from './bm25';
 import {

@@ -10,8 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { adminActions } from '../src/admin';
-import { startServer } from '../src/node';
+import { startServer } from '../src/node/node';
+import { adminActions } from '../src/operator/admin';
 import { writeBenchmarkSection } from './benchmarks-md';
 import { loadCodeRecall, runCodeRecall } from './coderecall';
 

@@ -1,14 +1,14 @@
 /**
  * npm run build: the `cairn` command as compiled JavaScript in dist/ — nothing compiles TypeScript
  * when it runs. Two bundles of the sources (packages stay imports of node_modules):
- *   dist/cli.js    the server and the operator's commands (src/cli.ts)
+ *   dist/cli.js    the server and the operator's commands (src/cli/cli.ts)
  *   dist/agent.js  the agent-side commands (src/agent/cli.ts), which load nothing of the server
  * bin/cairn.js picks one by the command. Plain JavaScript, so it runs before anything is built.
  */
 import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const entries = { cli: 'src/cli.ts' };
+const entries = { cli: 'src/cli/cli.ts' };
 if (existsSync('src/agent/cli.ts')) entries.agent = 'src/agent/cli.ts';
 
 const started = Date.now();

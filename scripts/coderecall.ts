@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { adminActions } from '../src/admin';
-import type { RunningServer } from '../src/node';
+import type { RunningServer } from '../src/node/node';
+import { adminActions } from '../src/operator/admin';
 
 export interface CodeEntry {
   key: string;

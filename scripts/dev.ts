@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
-import { adminActions } from '../src/admin';
+import { adminActions } from '../src/operator/admin';
 import { openStore } from '../src/storage/pg/client';
 import { startNeonHttpFixture } from '../test/fixtures/neon-http';
 

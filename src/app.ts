@@ -32,7 +32,7 @@ export interface Deps {
   /**
    * The local admin channel (Node on the embedded database): a token the server wrote to its data
    * directory, which opens /admin to requests from this machine only (`isLocal`: the connection's
-   * peer is this machine; src/local-admin.ts).
+   * peer is this machine; src/node/local-admin.ts).
    */
   localAdmin?: { token: string; isLocal: (c: Context) => boolean };
 }

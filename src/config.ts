@@ -26,7 +26,7 @@
  *                         (default 10000; 0: off)
  * CAIRN_ADMIN_TOKEN       enables /admin with `Authorization: Bearer <token>` (at least 16 characters); without
  *                         it, a Node server on the embedded database opens /admin only to the token of its
- *                         local admin channel, from this machine (src/local-admin.ts)
+ *                         local admin channel, from this machine (src/node/local-admin.ts)
  * CAIRN_ALLOWED_ORIGINS   comma-separated browser origins allowed to call /mcp (default: none)
  * CAIRN_ALLOWED_HOSTS     comma-separated Host names accepted (default: localhost names when HOST is
  *                         a loopback address, else any)
@@ -144,7 +144,7 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   dbRole: string;
-  /** Processes `cairn serve` runs, as configured (undefined: the default, see src/serve.ts). */
+  /** Processes `cairn serve` runs, as configured (undefined: the default, see src/node/serve.ts). */
   workers: number | undefined;
   /** Postgres connections of the whole server, shared among its workers. */
   dbPoolSize: number;

@@ -1,8 +1,10 @@
 /**
- * The layers hold (docs/design.md, "Layers"): src/domain imports none of the outer layers, and
- * no import cycle runs through src, neither between files nor between its folders (each
- * first-level folder, and each top-level file, is one node: src/domain, src/mcp, src/config.ts).
- * And no file of src grows past 400 lines.
+ * The layers hold (docs/design.md, "Layers"): src/domain imports none of the outer layers; the
+ * parts stay apart (src/node, the Node runtime, is imported by itself and the server-side command
+ * src/cli only, which nothing imports, and the Worker's entry loads neither; src/operator, shared by
+ * both runtimes, imports no runtime and no outer layer); and no import cycle runs through src,
+ * neither between files nor between its folders (each first-level folder, and each top-level file,
+ * is one node: src/domain, src/mcp, src/config.ts). And no file of src grows past 400 lines.
  *
  * Type-only imports count: `import type` is erased from the JavaScript, but it still ties the
  * importer to the other layer's definitions, so a change there breaks the importer's build, and
@@ -12,7 +14,15 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Cycle, cycles, type ImportEdge, importGraph, sourceFiles, specifiers } from './helpers/import-graph';
+import {
+  type Cycle,
+  cycles,
+  type ImportEdge,
+  importGraph,
+  reachable,
+  sourceFiles,
+  specifiers,
+} from './helpers/import-graph';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const edges = importGraph(root, 'src');
@@ -27,6 +37,23 @@ const MAX_LINES = 400;
  * dashboard or a database driver, and only the `cairn` entry (bin/cairn.js) loads it.
  */
 const AGENT_MAY_IMPORT = ['src/domain/vocabulary.ts'];
+/**
+ * What src/operator (the operator's actions, export and import: the CLI, /admin and the dashboard
+ * use them, on Node and on Workers) may not import: a runtime or an entry, the outer layers that
+ * serve it, or storage (it reaches the database through the domain's ports).
+ */
+const OUTSIDE_OPERATOR = [
+  'src/node/',
+  'src/cli/',
+  'src/agent/',
+  'src/app.ts',
+  'src/worker.ts',
+  'src/http/',
+  'src/dashboard/',
+  'src/oauth/',
+  'src/mcp/',
+  'src/storage/',
+];
 const FRAMEWORKS = /^(hono|@hono\/|@modelcontextprotocol\/|drizzle-orm|pg$|@neondatabase\/|@electric-sql\/)/;
 
 /** src/domain/ports.ts → domain; src/config.ts → config.ts. */
@@ -63,6 +90,29 @@ describe('architecture', () => {
     const intoAgent = local.filter((e) => e.to.startsWith('src/agent/') && !e.from.startsWith('src/agent/'));
     expect(intoAgent.map(show)).toEqual([]);
     // what the command loads for them, built: test/agent/cli.test.ts
+  });
+
+  it('keeps the Node runtime to itself and the server-side command, and the command to bin/cairn.js', () => {
+    const intoNode = local.filter(
+      (e) => e.to.startsWith('src/node/') && !e.from.startsWith('src/node/') && !e.from.startsWith('src/cli/'),
+    );
+    expect(intoNode.map(show)).toEqual([]);
+    const intoCli = local.filter((e) => e.to.startsWith('src/cli/') && !e.from.startsWith('src/cli/'));
+    expect(intoCli.map(show)).toEqual([]);
+    // the Worker's entry loads none of them, through any chain of imports
+    const pairs = local.map((e): [string, string] => [e.from, e.to]);
+    const fromWorker = [...reachable(pairs, 'src/worker.ts')];
+    expect(fromWorker).toContain('src/operator/portable.ts');
+    expect(fromWorker.filter((f) => /^src\/(node|cli|agent)\//.test(f))).toEqual([]);
+    // and the command does load the Node runtime, so the checks above look at real edges
+    expect(reachable(pairs, 'src/cli/cli.ts')).toContain('src/node/node.ts');
+  });
+
+  it('keeps src/operator free of the runtimes, the outer layers and storage', () => {
+    const fromOperator = local.filter((e) => e.from.startsWith('src/operator/'));
+    expect(fromOperator.length).toBeGreaterThan(10);
+    const forbidden = fromOperator.filter((e) => OUTSIDE_OPERATOR.some((part) => e.to.startsWith(part)));
+    expect(forbidden.map(show)).toEqual([]);
   });
 
   it('has no import cycle between files', () => {
@@ -109,6 +159,17 @@ describe('the architecture checks themselves', () => {
       'const s = "import { z } from \'./quoted\'";',
     ].join('\n');
     expect(specifiers(source).sort()).toEqual(['../b', './a', './cd', './e', './f', './g', './h']);
+  });
+
+  it('reach what a chain of imports reaches, and nothing off it', () => {
+    const graph: [string, string][] = [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'a'],
+      ['d', 'a'],
+    ];
+    expect([...reachable(graph, 'a')].sort()).toEqual(['a', 'b', 'c']);
+    expect([...reachable(graph, 'd')].sort()).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('name a cycle as a closed path, and none in a tree', () => {

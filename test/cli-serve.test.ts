@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../src/node';
+import { startServer } from '../src/node/node';
 import { BrowserLike } from './helpers/browser-like';
 import { connect } from './helpers/clients';
 import { cairnChildren } from './helpers/processes';

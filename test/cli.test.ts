@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../src/node';
+import { startServer } from '../src/node/node';
 import { readFunctionFiles, readMigrations } from '../src/storage/pg/migrate';
 import { BrowserLike } from './helpers/browser-like';
 

@@ -1,10 +1,10 @@
 /**
- * The export reader's lines (src/lines.ts): numbered as in the file, split in time linear in the
+ * The export reader's lines (src/operator/lines.ts): numbered as in the file, split in time linear in the
  * bytes (a long line in small chunks used to be rescanned at every chunk), refused past the limit
  * by number before the line is whole, and read without holding the event loop.
  */
 import { describe, expect, it } from 'vitest';
-import { linesOf, MAX_LINE_BYTES } from '../src/lines';
+import { linesOf, MAX_LINE_BYTES } from '../src/operator/lines';
 
 async function* chunked(bytes: Uint8Array, size: number) {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config';
-import { poolPerWorker, workerCount } from '../src/serve';
+import { poolPerWorker, workerCount } from '../src/node/serve';
 import { connect } from './helpers/clients';
 import { createTestDatabase, type TestDatabase } from './helpers/postgres';
 import { alive, cairnChildren, servingPid } from './helpers/processes';

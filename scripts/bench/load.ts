@@ -20,12 +20,12 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { adminActions } from '../../src/admin';
 import { hashKey } from '../../src/auth/keys';
 import { uuidv7 } from '../../src/domain/ids';
 import { createMemoryService, type WriteTool } from '../../src/domain/memory';
 import { decideInput, noteInput, observeInput, planInput, rememberInput } from '../../src/domain/operations';
 import type { CallIdentity, Store } from '../../src/domain/ports';
+import { adminActions } from '../../src/operator/admin';
 import { createFsBlobStore } from '../../src/storage/blobs/fs';
 import { type Corpus, corpusWrite } from './corpus';
 

@@ -60,7 +60,7 @@ export interface AdminStore {
   setOrgPlan(orgId: string, planId: string | null): Promise<Usage>;
   /** An org's plan and use, with `days` days of history. */
   usage(orgId: string, days: number): Promise<Usage>;
-  /** Export and import (src/portable.ts; docs/design.md, "Export and import"). */
+  /** Export and import (src/operator/portable.ts; docs/design.md, "Export and import"). */
   exportOrg(orgId: string, withPrivate: boolean, actor: string): Promise<ExportHead>;
   exportPage(
     orgId: string,

@@ -1,18 +1,18 @@
 /**
  * /admin: the operator API, enabled by CAIRN_ADMIN_TOKEN (`Authorization: Bearer <token>`), and on
  * the embedded database by the local admin token the server wrote to its data directory, for
- * requests from this machine only (src/local-admin.ts: how the CLI reaches a running server). Create orgs and keys, list and revoke keys, verify an org's ledger, make an account
+ * requests from this machine only (src/node/local-admin.ts: how the CLI reaches a running server). Create orgs and keys, list and revoke keys, verify an org's ledger, make an account
  * owning an org; plans, an org's plan and usage; the sweep.
  */
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { adminActions } from '../admin';
 import { sameSecret } from '../domain/crypto';
 import { Invalid, NotFound, Unauthorized } from '../domain/errors';
 import { UUID_RE } from '../domain/ids';
 import { planInput } from '../domain/limits';
 import type { BlobStore, Store } from '../domain/ports';
-import { expectedHead, exportLines, importExport, linesOf, ndjson } from '../portable';
+import { adminActions } from '../operator/admin';
+import { expectedHead, exportLines, importExport, linesOf, ndjson } from '../operator/portable';
 import type { FailureLimiter } from './failures';
 
 const nameBody = z.object({

@@ -5,7 +5,7 @@
  *
  * The handler reads a request through `McpRequest`, so each runtime hands it over its own way: a
  * Hono context (`mcpRoute`, Workers and every other route), or on Node the request as the socket
- * delivered it (src/node-mcp.ts), without a web Request or Response on the way of a plain call.
+ * delivered it (src/node/mcp.ts), without a web Request or Response on the way of a plain call.
  */
 import type { Context } from 'hono';
 import { SCOPE } from '../auth/oauth-tokens';

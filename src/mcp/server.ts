@@ -43,7 +43,7 @@ export interface McpHttp {
 
 /**
  * A 200 JSON answer, written by the runtime as it is: the plain requests' answer, made without a
- * web Response (on Node it goes straight to the socket, src/node-mcp.ts).
+ * web Response (on Node it goes straight to the socket, src/node/mcp.ts).
  */
 export interface JsonAnswer {
   status: 200;

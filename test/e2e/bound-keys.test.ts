@@ -4,7 +4,7 @@
  * ledger events are verified, a header-declared agent's are not, and the chain verifies with both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminActions } from '../../src/admin';
+import { adminActions } from '../../src/operator/admin';
 import { connect, entryId, type McpSession, rawPost, toolCall } from '../helpers/clients';
 import { ADMIN_TOKEN, startTestServer, TARGETS, type TestServer } from '../helpers/server';
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
-import { verifyExport } from '../../src/portable';
+import { verifyExport } from '../../src/operator/portable';
 import { connect, entryId, type McpSession } from '../helpers/clients';
 import { ADMIN_TOKEN, type DbKind, startTestServer, type TestServer } from '../helpers/server';
 

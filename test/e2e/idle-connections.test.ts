@@ -1,11 +1,11 @@
 /**
  * The Node server closes connections that hold a socket without finishing a request, over real
- * TCP against a started server with its own timeouts (src/node.ts, SERVER_TIMEOUTS): one that
+ * TCP against a started server with its own timeouts (src/node/node.ts, SERVER_TIMEOUTS): one that
  * sends nothing, one that stops in the middle of its headers, one kept alive after its answer.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_TIMEOUTS } from '../../src/node';
+import { SERVER_TIMEOUTS } from '../../src/node/node';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 interface Closed {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../../src/domain/ids';
-import { verifyExport } from '../../src/portable';
+import { verifyExport } from '../../src/operator/portable';
 import { connect, entryId } from '../helpers/clients';
 import { ADMIN_TOKEN, DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
 

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/node';
+import { startServer } from '../../src/node/node';
 import { migratePostgres } from '../../src/storage/pg/client';
 import { type EmbeddingsServer, startEmbeddingsServer } from '../fixtures/embeddings-server';
 import { connect, entryId, type McpSession } from '../helpers/clients';

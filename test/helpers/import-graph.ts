@@ -76,6 +76,22 @@ export function importGraph(root: string, dir: string): ImportEdge[] {
   );
 }
 
+/** The nodes `start` reaches through `edges`, itself included (breadth first). */
+export function reachable(edges: [string, string][], start: string): Set<string> {
+  const seen = new Set([start]);
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift() as string;
+    for (const [a, b] of edges) {
+      if (a === v && !seen.has(b)) {
+        seen.add(b);
+        queue.push(b);
+      }
+    }
+  }
+  return seen;
+}
+
 /** A knot of the graph: nodes that all reach each other, and one closed path `[a, b, …, a]` through them. */
 export interface Cycle {
   nodes: string[];

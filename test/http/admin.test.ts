@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromThisMachine } from '../../src/local-admin';
+import { fromThisMachine } from '../../src/node/local-admin';
 import { BrowserLike } from '../helpers/browser-like';
 import { rawPost } from '../helpers/clients';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../helpers/server';

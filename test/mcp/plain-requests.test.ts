@@ -5,12 +5,12 @@
  * the SDK only, and the two responses (status, content type, body) must be equal, byte for byte.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminActions } from '../../src/admin';
 import { sha256Hex } from '../../src/domain/crypto';
 import { createMemoryService } from '../../src/domain/memory';
 import type { Store } from '../../src/domain/ports';
 import { asResponse } from '../../src/http/mcp';
 import { createMcpEndpoint, type Exchange } from '../../src/mcp/server';
+import { adminActions } from '../../src/operator/admin';
 import { createFsBlobStore } from '../../src/storage/blobs/fs';
 import { openStore } from '../../src/storage/pg/client';
 

@@ -5,12 +5,12 @@
  * as the tools call it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminActions } from '../../src/admin';
 import { keptDerivations } from '../../src/domain/brief';
 import { sha256Hex } from '../../src/domain/crypto';
 import { createMemoryService } from '../../src/domain/memory';
 import { decideInput, planInput, spaceInput } from '../../src/domain/operations';
 import type { CallIdentity, Store } from '../../src/domain/ports';
+import { adminActions } from '../../src/operator/admin';
 import { createFsBlobStore } from '../../src/storage/blobs/fs';
 import { openStore } from '../../src/storage/pg/client';
 

@@ -4,10 +4,10 @@
  * PGlite (which has no autovacuum) and on the Postgres server (which runs here without it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminActions } from '../../src/admin';
 import { sha256Hex } from '../../src/domain/crypto';
 import { uuidv7 } from '../../src/domain/ids';
 import type { Store } from '../../src/domain/ports';
+import { adminActions } from '../../src/operator/admin';
 import { openStore } from '../../src/storage/pg/client';
 import { scheduleMaintenance } from '../../src/storage/pg/maintain';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres';

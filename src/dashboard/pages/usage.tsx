@@ -1,14 +1,14 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Usage (/dashboard/usage): the org's plan, this month's use against its quotas, and the use per
- * day; for owners, the org's export (src/portable.ts), with the agents' private notes only when
+ * day; for owners, the org's export (src/operator/portable.ts), with the agents' private notes only when
  * the owner ticks the box (the ledger records that choice, by the owner's email).
  */
 import { Hono } from 'hono';
 import { Forbidden } from '../../domain/errors';
 import type { Usage as UsageData } from '../../domain/limits';
 import type { DashboardSession } from '../../domain/ports';
-import { exportLines, ndjson } from '../../portable';
+import { exportLines, ndjson } from '../../operator/portable';
 import { chartDays, UsageChart } from '../chart';
 import { DataTable, Empty, when } from '../components';
 import { type DashboardDeps, type DashboardEnv, formOf } from '../context';

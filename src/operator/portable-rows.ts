@@ -5,10 +5,10 @@
  * ./portable-writes.ts.
  */
 import { z } from 'zod';
-import { MAX_CONTENT } from './domain/limits';
-import { artifactPutInput, planInput } from './domain/operations';
-import { PLAN_STATUSES, STEP_STATUSES } from './domain/plans';
-import { anchors, content, id, isoTime, jsonHasNul, kind, metadata, scope, tags, text } from './domain/schemas';
+import { MAX_CONTENT } from '../domain/limits';
+import { artifactPutInput, planInput } from '../domain/operations';
+import { PLAN_STATUSES, STEP_STATUSES } from '../domain/plans';
+import { anchors, content, id, isoTime, jsonHasNul, kind, metadata, scope, tags, text } from '../domain/schemas';
 
 type Row = Record<string, unknown>;
 export type RowPart = 'project' | 'entry' | 'version' | 'artifact' | 'event';

@@ -1,14 +1,15 @@
 /**
  * What the `cairn` command does to an install, over either way in: the database opened directly
  * (Postgres; the embedded one while no server holds it), or the /admin API of the server that
- * holds the embedded database, reached through its local admin channel (src/local-admin.ts).
+ * holds the embedded database, reached through its local admin channel (src/node/local-admin.ts).
  * Both answer in the same shapes, so the command prints the same either way.
  */
-import { adminActions } from './admin';
-import type { PlanInput } from './domain/limits';
-import type { BlobStore, Store } from './domain/ports';
-import type { LocalAdmin } from './local-admin';
-import { exportLines, importExport, linesOf } from './portable';
+
+import type { PlanInput } from '../domain/limits';
+import type { BlobStore, Store } from '../domain/ports';
+import type { LocalAdmin } from '../node/local-admin';
+import { adminActions } from '../operator/admin';
+import { exportLines, importExport, linesOf } from '../operator/portable';
 
 type Json = Record<string, unknown>;
 

@@ -5,22 +5,22 @@
  * | import FILE --org ID. `--json`
  * prints one JSON object.
  * Operator commands open the database directly; while a server holds the embedded database they go
- * to that server's /admin through its local admin channel (src/local-admin.ts), and say so.
+ * to that server's /admin through its local admin channel (src/node/local-admin.ts), and say so.
  */
 import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { adminActions } from './admin';
-import { printHuman } from './cli-text';
-import { type Config, parseConfig } from './config';
-import { planInput } from './domain/limits';
-import { createEmbedder } from './embeddings/index';
-import { findLocalAdmin } from './local-admin';
-import { openStoreFor } from './node';
+import { type Config, parseConfig } from '../config';
+import { planInput } from '../domain/limits';
+import { createEmbedder } from '../embeddings/index';
+import { findLocalAdmin } from '../node/local-admin';
+import { openStoreFor } from '../node/node';
+import { serve } from '../node/serve';
+import { adminActions } from '../operator/admin';
+import { expectedHead, linesOf, verifyExport } from '../operator/portable';
+import { createFsBlobStore } from '../storage/blobs/fs';
 import { directOperator, type Operator, remoteOperator } from './operator';
-import { expectedHead, linesOf, verifyExport } from './portable';
-import { serve } from './serve';
-import { createFsBlobStore } from './storage/blobs/fs';
+import { printHuman } from './text';
 
 const USAGE = `usage: cairn <command>
   serve [--workers N]                start the server (embedded database unless DATABASE_URL is set);

@@ -3,7 +3,7 @@
  * CAIRN_WORKERS (`--workers`) says, by default one per core (docs/design.md, "All cores").
  * - one process: it migrates, serves, prints the endpoint (and on the first start the first key);
  * - several: a primary migrates and makes the first key once, then forks the workers, which share
- *   the listening port (src/cluster.ts); each worker serves with its share of the database pool.
+ *   the listening port (src/node/cluster.ts); each worker serves with its share of the database pool.
  * While the org `default` has no owner, each start also prints a one-time setup link
  * (src/auth/setup.ts) that makes whoever follows it that owner.
  * SIGTERM or SIGINT stops a serving process gracefully: no new connections, the requests in
@@ -11,12 +11,12 @@
  */
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { adminActions } from './admin';
-import { SETUP_LINK_SECONDS, type SetupLinks, setupLinks } from './auth/setup';
+import { SETUP_LINK_SECONDS, type SetupLinks, setupLinks } from '../auth/setup';
+import { type Config, parseConfig } from '../config';
+import type { Store } from '../domain/ports';
+import { createEmbedder } from '../embeddings/index';
+import { adminActions } from '../operator/admin';
 import { runPrimary } from './cluster';
-import { type Config, parseConfig } from './config';
-import type { Store } from './domain/ports';
-import { createEmbedder } from './embeddings/index';
 import { openStoreFor, type RunningServer, serverUrl, startServer } from './node';
 
 type Env = Record<string, string | undefined>;

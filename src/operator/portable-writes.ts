@@ -6,7 +6,7 @@
  * no `forget` removed it. The events come last in the file, so each row is held until then, in
  * some 230 bytes: its id, and numbers and hash prefixes in typed arrays.
  */
-import { sha256Hex } from './domain/crypto';
+import { sha256Hex } from '../domain/crypto';
 
 type Row = Record<string, unknown>;
 

@@ -3,16 +3,16 @@
  * `cairn user create`, `cairn sweep`, …) or over the /admin API (src/http/admin.ts) — orgs, keys
  * and accounts made, orphaned bytes swept, ledgers verified, missing vectors filled in.
  */
-import { hashPassword, normaliseEmail, PASSWORD_RULE, passwordOk } from './auth/accounts';
-import { newKey } from './auth/keys';
-import { agentName } from './domain/agents';
-import { randomToken } from './domain/crypto';
-import { Invalid } from './domain/errors';
-import { UUID_RE, uuidv7 } from './domain/ids';
-import { verifyChain } from './domain/ledger';
-import { embeddingText, vectorLiteral } from './domain/memory';
-import type { BlobStore, Store } from './domain/ports';
-import { type Embedder, spaceName } from './embeddings/provider';
+import { hashPassword, normaliseEmail, PASSWORD_RULE, passwordOk } from '../auth/accounts';
+import { newKey } from '../auth/keys';
+import { agentName } from '../domain/agents';
+import { randomToken } from '../domain/crypto';
+import { Invalid } from '../domain/errors';
+import { UUID_RE, uuidv7 } from '../domain/ids';
+import { verifyChain } from '../domain/ledger';
+import { embeddingText, vectorLiteral } from '../domain/memory';
+import type { BlobStore, Store } from '../domain/ports';
+import { type Embedder, spaceName } from '../embeddings/provider';
 
 const LEDGER_PAGE = 1000;
 const EMBED_PAGE = 64;

@@ -9,7 +9,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomToken } from './domain/crypto';
+import { randomToken } from '../domain/crypto';
 
 export interface LocalAdmin {
   /** Where this machine reaches the server: a loopback address when it listens on one. */

@@ -6,12 +6,12 @@
  * memory; its offline verification; and its import into an empty org of another install. The
  * same code serves the CLI, /admin and the dashboard, on Node and on Workers.
  */
-import { base64ToBytes, bytesToBase64, sha256Hex } from './domain/crypto';
-import { Invalid } from './domain/errors';
-import { UUID_RE } from './domain/ids';
-import { ChainCheck, type SealedEvent, type VerifiableEvent, type VerifyResult } from './domain/ledger';
-import type { BlobStore, ExportHead, ExportPart, Store } from './domain/ports';
-import { text } from './domain/schemas';
+import { base64ToBytes, bytesToBase64, sha256Hex } from '../domain/crypto';
+import { Invalid } from '../domain/errors';
+import { UUID_RE } from '../domain/ids';
+import { ChainCheck, type SealedEvent, type VerifiableEvent, type VerifyResult } from '../domain/ledger';
+import type { BlobStore, ExportHead, ExportPart, Store } from '../domain/ports';
+import { text } from '../domain/schemas';
 import { rowProblem } from './portable-rows';
 import { type RowMismatch, WriteCheck } from './portable-writes';
 

@@ -4,7 +4,7 @@
  * the workers in turn), says once when they all listen, and replaces a worker that dies: after a
  * pause that doubles while replacements keep dying young, so a worker that cannot start (the
  * database is down) is not restarted in a tight loop. SIGTERM or SIGINT is passed to every worker
- * as SIGTERM (each stops gracefully, src/serve.ts); the primary exits when all have, 0 when each
+ * as SIGTERM (each stops gracefully, src/node/serve.ts); the primary exits when all have, 0 when each
  * stopped cleanly. A second signal, or workers still running after STOP_DEADLINE_MS, kills them.
  */
 import cluster, { type Worker } from 'node:cluster';

@@ -2,9 +2,9 @@
  * What the `cairn` command prints without `--json`: a sentence or a table per result, for a person
  * at a terminal (with `--json` it prints the result as one JSON object instead).
  */
-import { nameText } from './domain/agents';
-import type { ApiKeyInfo } from './domain/types';
-import { count } from './domain/words';
+import { nameText } from '../domain/agents';
+import type { ApiKeyInfo } from '../domain/types';
+import { count } from '../domain/words';
 
 /** One key as `key list` and `key revoke` show it. */
 function keyLine(k: ApiKeyInfo): string {

@@ -2,7 +2,7 @@
  * An NDJSON byte stream's lines, read in time linear in its size and bounded per line (an
  * export's import and its offline verification; docs/design.md, "Export and import").
  */
-import { Invalid } from './domain/errors';
+import { Invalid } from '../domain/errors';
 
 /**
  * The longest line an export holds: an artifact of 5 MiB (the contract's limit) is some 6.7 MiB

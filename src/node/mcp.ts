@@ -9,9 +9,9 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { bodyBrokeOff, bodyTooLarge } from './http/body';
-import type { McpRequest } from './http/mcp';
-import type { McpAnswer } from './mcp/server';
+import { bodyBrokeOff, bodyTooLarge } from '../http/body';
+import type { McpRequest } from '../http/mcp';
+import type { McpAnswer } from '../mcp/server';
 
 type Handler = (req: McpRequest) => Promise<McpAnswer>;
 

@@ -3,17 +3,17 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
-import { createCairn } from './app';
-import { parseSetupInvite, type SetupLinks, setupLinks } from './auth/setup';
-import { type Config, parseConfig } from './config';
-import type { Store } from './domain/ports';
-import { createEmbedder, vectorSpace } from './embeddings/index';
+import { createCairn } from '../app';
+import { parseSetupInvite, type SetupLinks, setupLinks } from '../auth/setup';
+import { type Config, parseConfig } from '../config';
+import type { Store } from '../domain/ports';
+import { createEmbedder, vectorSpace } from '../embeddings/index';
+import { nodeMetadataFetch } from '../oauth/fetch-node';
+import { createFsBlobStore } from '../storage/blobs/fs';
+import { openStore } from '../storage/pg/client';
 import { fromThisMachine, localUrl, newLocalAdminToken, writeLocalAdmin } from './local-admin';
-import { isMcpRequest, nodeMcpListener } from './node-mcp';
-import { nodeMetadataFetch } from './oauth/fetch-node';
+import { isMcpRequest, nodeMcpListener } from './mcp';
 import { keepPrivate } from './private-files';
-import { createFsBlobStore } from './storage/blobs/fs';
-import { openStore } from './storage/pg/client';
 
 /** How long stopping waits for requests in flight before it closes their connections. */
 const CLOSE_GRACE_MS = 10_000;
@@ -37,7 +37,7 @@ export const SERVER_TIMEOUTS = {
 
 /**
  * Opens the configured database; with semantic recall configured, sets up its vector store. The data
- * directory (the embedded database, artifact bytes) is made private first (src/private-files.ts).
+ * directory (the embedded database, artifact bytes) is made private first (src/node/private-files.ts).
  * `poolSize`: this process's Postgres connections (default: the whole CAIRN_DB_POOL_SIZE).
  */
 export async function openStoreFor(config: Config, poolSize = config.dbPoolSize): Promise<Store> {
@@ -89,7 +89,7 @@ export interface StartOptions {
 
 /**
  * Starts the HTTP server; `env` is process.env or a test's own record. On the embedded database it
- * also opens the local admin channel (src/local-admin.ts), which stopping closes. CAIRN_SETUP_INVITE
+ * also opens the local admin channel (src/node/local-admin.ts), which stopping closes. CAIRN_SETUP_INVITE
  * (internal): the setup link a primary process made, handed to its workers (src/auth/setup.ts).
  */
 export async function startServer(
@@ -118,7 +118,7 @@ export async function startServer(
       },
     }),
   });
-  // /mcp is served from the socket (src/node-mcp.ts); every other route through Hono
+  // /mcp is served from the socket (src/node/mcp.ts); every other route through Hono
   const viaHono = getRequestListener(app.fetch);
   const viaSocket = nodeMcpListener(mcp, (err) => console.error('[cairn] /mcp failed', err));
   const { idleSocketTimeout, ...timeouts } = SERVER_TIMEOUTS;
