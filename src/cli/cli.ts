@@ -17,9 +17,9 @@ import { findLocalAdmin } from '../node/local-admin';
 import { openStoreFor } from '../node/node';
 import { serve } from '../node/serve';
 import { adminActions } from '../operator/admin';
+import { directOperator, type Operator, remoteOperator } from '../operator/operator';
 import { expectedHead, linesOf, verifyExport } from '../operator/portable';
 import { createFsBlobStore } from '../storage/blobs/fs';
-import { directOperator, type Operator, remoteOperator } from './operator';
 import { printHuman } from './text';
 
 const USAGE = `usage: cairn <command>

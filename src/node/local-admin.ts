@@ -10,13 +10,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomToken } from '../domain/crypto';
-
-export interface LocalAdmin {
-  /** Where this machine reaches the server: a loopback address when it listens on one. */
-  url: string;
-  token: string;
-  pid: number;
-}
+import type { LocalAdmin } from '../operator/operator';
 
 export const localAdminPath = (dataDir: string) => join(dataDir, 'admin.json');
 

@@ -7,9 +7,16 @@
 
 import type { PlanInput } from '../domain/limits';
 import type { BlobStore, Store } from '../domain/ports';
-import type { LocalAdmin } from '../node/local-admin';
-import { adminActions } from '../operator/admin';
-import { exportLines, importExport, linesOf } from '../operator/portable';
+import { adminActions } from './admin';
+import { exportLines, importExport, linesOf } from './portable';
+
+/** A running server's local admin channel (src/node/local-admin.ts writes it into admin.json). */
+export interface LocalAdmin {
+  /** Where this machine reaches the server: a loopback address when it listens on one. */
+  url: string;
+  token: string;
+  pid: number;
+}
 
 type Json = Record<string, unknown>;
 
