@@ -1,6 +1,6 @@
 /**
  * Configuration, parsed from a plain record (process.env on Node, bindings on Workers).
- * Every variable is listed in docs/configuration.md.
+ * Every variable is listed in docs/configuration.md (test/docs.test.ts holds the two in step).
  *
  * PORT                    HTTP port of the Node server (default 8787)
  * HOST                    interface the Node server binds (default 127.0.0.1)
@@ -138,6 +138,9 @@ const schema = z.object({
     .optional(),
   CAIRN_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
 });
+
+/** The variables read here, by name (docs/configuration.md lists each; test/docs.test.ts holds the two equal). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export interface Config {
   port: number;
