@@ -4,7 +4,7 @@
  * through the tools (scripts/coderecall.ts), then every tool and every `space` view called once
  * as one of its agents in its busiest project (recall: each of that project's questions, the mean
  * and max). Also the size of tools/list: what the model reads of it (names, descriptions, input
- * schemas) and the whole answer. Writes the table into BENCHMARKS.md ("text" section).
+ * schemas) and the whole answer. Writes the table into its 'text' section of BENCHMARKS.md.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * Configuration, parsed from a plain record (process.env on Node, bindings on Workers).
- * Every variable is listed in README.md.
+ * Every variable is listed in docs/configuration.md (test/docs.test.ts holds the two in step).
  *
  * PORT                    HTTP port of the Node server (default 8787)
  * HOST                    interface the Node server binds (default 127.0.0.1)
@@ -18,7 +18,7 @@
  * CAIRN_DB_CONNECT_TIMEOUT_MS opening a connection (default 5000)
  * CAIRN_DB_STATEMENT_TIMEOUT_MS a statement's whole wait, client side: for a free pooled connection, then the
  *                         answer; the server's statement_timeout a margin shorter (default 10000; the
- *                         slowest tool's p95 at 1M entries and 16 callers is 41 ms)
+ *                         slowest tool's p95 at 1M entries and 16 callers is 46 ms)
  * CAIRN_DB_BULK_TIMEOUT_MS an operator's bulk statement: an export or import page, an import's last
  *                         statement, the sweep's keys, ledger and embedding pages (default 600000; 0: none)
  * CAIRN_DB_IDLE_TX_TIMEOUT_MS the server ends a session left idle inside a transaction (default 10000; 0: never)
@@ -44,14 +44,15 @@
  * CAIRN_CLIENT_ADDRESS_HEADER Node behind a reverse proxy: the header in which the proxy puts the
  *                         client's address (e.g. X-Forwarded-For: its last address is used); on
  *                         Workers the address is CF-Connecting-IP
- * CAIRN_NEON_HTTP_ENDPOINT Workers only: SQL-over-HTTP endpoint for Neon's driver (local development)
+ * CAIRN_NEON_HTTP_ENDPOINT Workers only: SQL-over-HTTP endpoint for Neon's driver (local development; read by
+ *                         src/worker.ts, not parsed here)
  * CAIRN_EMBEDDINGS        semantic recall: off (default) | openai (an OpenAI-compatible endpoint) |
  *                         workers-ai (the Workers AI binding AI; Workers only)
  * CAIRN_EMBEDDINGS_URL    base URL of the OpenAI-compatible endpoint (default https://api.openai.com/v1)
  * CAIRN_EMBEDDINGS_KEY    its bearer token
  * CAIRN_EMBEDDINGS_MODEL  model (default text-embedding-3-small; @cf/baai/bge-base-en-v1.5 on workers-ai)
  * CAIRN_EMBEDDINGS_DIMENSIONS vector size, at most 2000 (default: the model's, for the models listed
- *                         in README.md; required for others)
+ *                         in docs/configuration.md; required for others)
  * CAIRN_EMBEDDINGS_TIMEOUT_MS longest wait for an embedding before a call goes on without it (default 3000)
  */
 import { z } from 'zod';
@@ -137,6 +138,9 @@ const schema = z.object({
     .optional(),
   CAIRN_EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
 });
+
+/** The variables read here, by name (docs/configuration.md lists each; test/docs.test.ts holds the two equal). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
 
 export interface Config {
   port: number;

@@ -1,6 +1,6 @@
 /*
  * The same work after the thread sat idle: what a server pays on a virtual machine for waiting on
- * its database (docs/design.md, "CPU per call", tenth round), shown without Node, sockets or a
+ * its database (docs/design.md, "CPU per call"), shown without Node, sockets or a
  * database. Each run sleeps (0, 50, 200, 1000, 3000, 8000 µs), then reads KB kilobytes of memory
  * a cache line at a time, and counts the thread's CPU time of that read alone.
  *

@@ -25,7 +25,7 @@
 -- what the server already holds (id -> version, of the candidates the same caller last received for
 -- the same project and scope): a candidate whose row is still that version, every field as the
 -- server holds it, is sent as its section and id alone (receiving and parsing ~35 KB of
--- candidates was a third of a brief's server CPU; docs/design.md, "CPU per call", tenth round).
+-- candidates was a third of a brief's server CPU; docs/design.md, "CPU per call").
 CREATE OR REPLACE FUNCTION public.cairn_brief(p_org uuid, p_proj text, p_scope text, p_agent text, p_per integer,
   p_known jsonb)
  RETURNS jsonb

@@ -22,7 +22,7 @@ const USAGE = `usage: cairn brief [--budget N] [--json]
        cairn hook session-start|user-prompt|stop [--client claude-code|codex]
        cairn connect claude-code|codex|cursor [--user] [--print] [--uninstall]
 Configuration: CAIRN_URL, CAIRN_KEY (required), CAIRN_AGENT, CAIRN_PROJECT, CAIRN_BRIEF_BUDGET,
-CAIRN_STOP_HOOK=off (README.md, "Configuration").`;
+CAIRN_STOP_HOOK=off (docs/configuration.md).`;
 
 const SWITCHES = new Set(['json', 'help', 'user', 'print', 'uninstall']);
 /** Flags that take every value up to the next flag. */

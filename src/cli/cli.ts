@@ -260,7 +260,9 @@ async function databaseCommand(command: 'migrate' | 'embed', args: Args, config:
     }
     const embedder = createEmbedder(config.embeddings);
     if (!embedder) {
-      throw new Error('embed needs semantic recall configured: set CAIRN_EMBEDDINGS (README.md, Semantic recall)');
+      throw new Error(
+        'embed needs semantic recall configured: set CAIRN_EMBEDDINGS (docs/self-host.md, "Semantic recall")',
+      );
     }
     if (store.vectorsUnavailable) throw new Error(`semantic recall is unavailable: ${store.vectorsUnavailable}`);
     const ops = adminActions(store, 'cli');

@@ -1,4 +1,4 @@
-/** Builds the configured embedding provider (README.md, "Semantic recall"). */
+/** Builds the configured embedding provider (docs/self-host.md, "Semantic recall"). */
 import { openAiEmbedder } from './openai';
 import { type Embedder, spaceName } from './provider';
 import { type AiBinding, workersAiEmbedder, workersAiModel } from './workers-ai';

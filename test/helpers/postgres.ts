@@ -1,6 +1,6 @@
 /**
  * A fresh database on the real Postgres server for each test file. The server is the one the
- * machine runs (README: Tests); CAIRN_TEST_PG_URL points elsewhere.
+ * machine runs (docs/develop.md, "Tests"); CAIRN_TEST_PG_URL points elsewhere.
  */
 import pg from 'pg';
 

@@ -124,7 +124,7 @@ function checkout(pool: pg.Pool, ms: number): Promise<pg.PoolClient> {
  * One statement within `ms` (0: unbounded). Sent in `query`'s callback form: its promise form kept
  * every result (the rows parsed, the query) alive past two young-generation collections, so all of
  * them were promoted to the old generation and a full collection ran every second or two under
- * load (docs/design.md, "CPU per call", sixth round).
+ * load (docs/design.md, "CPU per call").
  */
 function send(client: pg.PoolClient, query: pg.QueryConfig, ms: number) {
   return new Promise<pg.QueryResult<Record<string, unknown>>>((resolve, reject) => {
