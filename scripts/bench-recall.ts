@@ -22,8 +22,11 @@
  *   --orgs a,b,c   only these CodeRecall orgs (leave-one-org-out: fit on three, measure the fourth)
  *   --params JSON|file         cairn_recall_for's constants set otherwise for this run only
  *                  ({"v_lead": 0}; scripts/recall-params.ts; embedded database only)
+ *   --interleave N each org's writes interleaved between its agents at random (seed N), each
+ *                  agent's own order kept: a team's agents write in parallel, and recall's thread
+ *                  context must hold when other agents' writes fall between an agent's own
  *   --out file     also write this run's figures (JSON) there
- *                  With --sets, --orgs or --params the run is printed (and written to --out),
+ *                  With --sets, --orgs, --params or --interleave the run is printed (and written to --out),
  *                  never recorded in bench/results or BENCHMARKS.md.
  *   --anchors      CodeRecall replayed twice, without and with anchors (each entry written with the
  *                  paths its text names): recall's figures side by side, and where the stale marks
@@ -99,6 +102,8 @@ interface CodeRecallOptions {
   sets: string[];
   /** Only these orgs (all when absent). */
   orgs?: Set<string> | undefined;
+  /** Each org's writes interleaved between its agents with this seed (scripts/coderecall.ts `interleaved`). */
+  interleave?: number | undefined;
 }
 
 /** One set's figures: the service and the baseline, per question and summarised. */
@@ -133,7 +138,7 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
   for (const set of o.sets) {
     const data = loadCodeRecall(ROOT, set).filter((org) => !o.orgs || o.orgs.has(org.org));
     if (data.length === 0) continue;
-    const run = await runCodeRecall(server, data, { prompts });
+    const run = await runCodeRecall(server, data, { prompts, interleave: o.interleave });
     const cairnRows = run.answers.map(score);
     const bm25Rows: Scored[] = data.flatMap((org) => {
       const index = bm25Index(org);
@@ -463,6 +468,7 @@ async function main() {
       orgs: { type: 'string' },
       params: { type: 'string' },
       out: { type: 'string' },
+      interleave: { type: 'string' },
     },
   });
   if (values.only && !['coderecall', 'locomo'].includes(values.only)) throw new Error('--only coderecall or locomo');
@@ -473,7 +479,10 @@ async function main() {
   if (params && process.env.DATABASE_URL)
     throw new Error('--params runs on the embedded database only (no DATABASE_URL)');
   // a partial or altered run is printed (and written to --out), never recorded as the benchmark's figures
-  const record = !params && !orgs && !values.sets;
+  const interleave = values.interleave === undefined ? undefined : Number(values.interleave);
+  if (interleave !== undefined && !Number.isInteger(interleave))
+    throw new Error('--interleave takes a whole number (the seed)');
+  const record = !params && !orgs && !values.sets && interleave === undefined;
 
   // semantic recall stays off whatever the environment says: these figures are the lexical ranking's
   const env: Record<string, string | undefined> = Object.fromEntries(
@@ -493,7 +502,10 @@ async function main() {
       await anchorsRun(server);
       return;
     }
-    const c = values.only !== 'locomo' ? await codeRecall(server, { verbose: values.verbose, sets, orgs }) : undefined;
+    const c =
+      values.only !== 'locomo'
+        ? await codeRecall(server, { verbose: values.verbose, sets, orgs, interleave })
+        : undefined;
     if (c) console.log(`${c.md}\n\n${c.briefMd}`);
     const l = values.only !== 'coderecall' ? await locomo(server) : undefined;
     if (l) console.log(l.md);
@@ -503,7 +515,9 @@ async function main() {
       writeFileSync(values.out, `${JSON.stringify({ params, coderecall: c?.result, locomo: l?.result }, null, 2)}\n`);
     }
     if (!record) {
-      console.log('(--sets, --orgs or --params: printed only, not recorded in bench/results or BENCHMARKS.md)');
+      console.log(
+        '(--sets, --orgs, --params or --interleave: printed only, not recorded in bench/results or BENCHMARKS.md)',
+      );
       return;
     }
     if (c) {

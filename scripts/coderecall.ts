@@ -168,10 +168,42 @@ export interface StaleCount {
  * characters) and notes which answers it shows. With `prompts` (questions whose answer is in no
  * org's memory), asks each through `recall` (limit 10) in every org, as `askerOf` says.
  */
+/**
+ * The org's writes as parallel agents could have made them: each agent's own writes in their order,
+ * the agents interleaved at random (seeded), a write never before the entry it supersedes.
+ */
+export function interleaved(entries: CodeEntry[], seed: number): CodeEntry[] {
+  let state = seed >>> 0 || 1;
+  const random = () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const queues = [...Map.groupBy(entries, (e) => e.agent).values()];
+  const keys = new Set(entries.map((e) => e.key));
+  const written = new Set<string>();
+  const out: CodeEntry[] = [];
+  while (out.length < entries.length) {
+    const ready = queues.filter((q) => {
+      const dep = (q[0]?.args as { supersedes?: string } | undefined)?.supersedes?.slice(1);
+      return q.length > 0 && (!dep || !keys.has(dep) || written.has(dep));
+    });
+    const queue = ready[Math.floor(random() * ready.length)] ?? queues.find((q) => q.length > 0);
+    const e = queue?.shift();
+    if (!e) break;
+    written.add(e.key);
+    out.push(e);
+  }
+  return out;
+}
+
 export async function runCodeRecall(
   server: RunningServer,
   data: CodeOrg[],
-  opts: { anchors?: boolean; prompts?: string[] } = {},
+  opts: { anchors?: boolean; prompts?: string[]; interleave?: number } = {},
 ) {
   const staleCounts: StaleCount[] = [];
   const noAnswer: NoAnswer[] = [];
@@ -199,7 +231,7 @@ export async function runCodeRecall(
     // the data set's supersede chains, by entry key: each entry's chain is named by its oldest entry
     const chain = new Map<string, string>();
     const anchored = new Set<string>();
-    for (const e of org.entries) {
+    for (const e of opts.interleave === undefined ? org.entries : interleaved(org.entries, opts.interleave)) {
       const { supersedes, ...args } = e.args as { supersedes?: string };
       if (e.project !== null) Object.assign(args, { project: e.project });
       const old = supersedes ? ids.get(supersedes.slice(1)) : undefined;
