@@ -10,10 +10,10 @@
 import { attribution, BLOCK_OVERHEAD, clean, memoryBlock } from './block';
 import { AgentError, briefBudget, cacheDir } from './config';
 import { dirtyState, findRepo, projectOf } from './git';
-import { budget, type HookAnswer, type HookContext, str } from './hook-context';
+import { budget, type HookAnswer, type HookContext, str, warmUp } from './hook-context';
 import { callTool } from './mcp';
 import { entriesOf } from './relevance';
-import { loadState, pruneStates, type SessionState, saveState } from './state';
+import { loadState, pruneStates, type SessionState, saveState, startedAt } from './state';
 import { changeMarks } from './verify';
 
 interface BriefItem {
@@ -49,11 +49,13 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
   const total = briefBudget(ctx.env);
   const repo = await findRepo(ctx.dir, budget(ctx, 500));
   const project = projectOf(ctx.config.project, repo);
-  const call = (name: string, args: Record<string, unknown>) =>
-    callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 2500), project });
+  const call = (name: string, args: Record<string, unknown>, onSent?: () => void) =>
+    callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 2500), project, onSent });
   const room = total - headerLine(ctx.config.agent ?? 'default', project).length - BLOCK_OVERHEAD;
   const [brief, overview, recent, dirty] = await Promise.all([
-    call('space', { view: 'brief', budget_chars: Math.max(500, Math.floor((room - 100) * BRIEF_SHARE)) }),
+    call('space', { view: 'brief', budget_chars: Math.max(500, Math.floor((room - 100) * BRIEF_SHARE)) }, () =>
+      warmUp(false),
+    ),
     call('space', { view: 'overview', scope: 'org' }).catch(() => undefined),
     call('recall', { query: '', limit: 100 }).catch(() => undefined),
     repo ? dirtyState(repo.root, budget(ctx, 1000)) : undefined,
@@ -99,7 +101,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
     : 'The brief is empty: nothing recorded for this project yet.';
 
   recordSession(ctx, shown, {
-    startedAt: (brief.serverDate ?? new Date()).toISOString(),
+    startedAt: startedAt(brief.serverDate, overview?.structured.recent),
     repo: repo && { root: repo.root, head: repo.head, dirty: dirty?.fingerprint ?? null },
     project,
     agent,

@@ -69,7 +69,7 @@ describe('the agent side when things go wrong', () => {
       );
       const brief = await cairn(['brief'], { cwd: repo.dir, env });
       expect(brief).toMatchObject({ code: 1, stdout: '' });
-      expect(brief.stderr).toMatch(/^cairn: cannot reach Cairn at http:\/\/127\.0\.0\.1:\d+: \S+\n$/);
+      expect(brief.stderr).toMatch(/^cairn: cannot reach Cairn at http:\/\/127\.0\.0\.1:\d+: [^\n]+\n$/);
       // a prompt without a telling word asks nothing, so nothing fails
       expect(await hook('user-prompt', { ...prompt, prompt: 'thanks, continue' })).toMatchObject({
         code: 0,
