@@ -18,14 +18,17 @@ export interface Ran {
   ms: number;
 }
 
-/** Runs `cairn ARGS` in `cwd` with exactly `env` (plus PATH), stdin written and closed. */
+/**
+ * Runs `cairn ARGS` in `cwd` with exactly `env` (plus PATH), stdin written and closed. `bin`: the
+ * command (default this repository's; an installed package's, test/pack.test.ts).
+ */
 export function cairn(
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; stdin?: string },
+  opts: { cwd: string; env: Record<string, string>; stdin?: string; bin?: string },
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
       cwd: opts.cwd,
       env: { PATH: process.env.PATH ?? '', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
