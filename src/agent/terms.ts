@@ -102,6 +102,8 @@ const UNICODE = {
   token: /[\p{L}\p{N}][\p{L}\p{N}_./:@#-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu,
   camel: /(\p{Ll})(\p{Lu})/gu,
 };
+/** A word with nothing to split: letters and digits, a capital at most at its start. */
+const SIMPLE = /^[A-Z]?[a-z0-9]*$/;
 const ASCII = { token: /[A-Za-z0-9][A-Za-z0-9_./:@#-]*[A-Za-z0-9]|[A-Za-z0-9]/g, camel: /([a-z])([A-Z])/g };
 
 /**
@@ -113,6 +115,11 @@ export function wordsOf(text: string): string[] {
   const out: string[] = [];
   const { token: tokens, camel } = /^[\u0000-\u007f]*$/.test(text) ? ASCII : UNICODE;
   for (const token of text.match(tokens) ?? []) {
+    // most words have nothing to split: no punctuation inside, no capital after a small letter
+    if (SIMPLE.test(token)) {
+      out.push(token.toLowerCase());
+      continue;
+    }
     const parts = token
       .replace(camel, '$1 $2')
       .split(/[\s_./:@#-]+/)

@@ -1,4 +1,5 @@
 /** Which hits the user-prompt hook injects (src/agent/relevance.ts, terms.ts). */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FLOOR, fittingHits, RELATIVE, rareWordIdf } from '../../src/agent/relevance';
 import { stem, tellingTerms, wordsOf } from '../../src/agent/terms';
@@ -22,6 +23,45 @@ describe('the telling words of a prompt', () => {
       'src',
       'src/orders/db.ts',
     ]);
+  });
+
+  it('are the words the Unicode classes find, whatever shortcut an ASCII text or a plain word takes', () => {
+    // the splitting as first written: Unicode classes for every text, every word split
+    const reference = (text: string) =>
+      (text.match(/[\p{L}\p{N}][\p{L}\p{N}_./:@#-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? []).flatMap((token) => {
+        const parts = token
+          .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+          .split(/[\s_./:@#-]+/)
+          .filter(Boolean)
+          .map((p) => p.toLowerCase());
+        return parts.length > 1 ? [...parts, token.toLowerCase()] : parts;
+      });
+    const piece = fc.constantFrom(
+      'Kysely',
+      'db.ts',
+      'src/orders',
+      'RecordTooLarge',
+      'ÉTÉ',
+      'zoë',
+      'x-y',
+      '42',
+      ' ',
+      '—',
+      'AbC',
+      'aB',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(piece).map((p) => p.join('')),
+        ),
+        (text) => {
+          expect(wordsOf(text)).toEqual(reference(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('split identifiers the way recall does, keeping each whole', () => {
