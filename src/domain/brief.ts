@@ -360,7 +360,15 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
         seen.add(d.words);
         const e = c.entry;
         const at = e.kind === 'plan' ? e.updated_at : e.created_at;
-        chosen[i]?.push({ id: e.id, kind: e.kind, text, agent: e.agent, at, paths: e.paths ?? null, commit: e.commit ?? null });
+        chosen[i]?.push({
+          id: e.id,
+          kind: e.kind,
+          text,
+          agent: e.agent,
+          at,
+          paths: e.paths ?? null,
+          commit: e.commit ?? null,
+        });
         taken++;
       }
     });

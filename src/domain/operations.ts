@@ -215,7 +215,7 @@ export const spaceFound = z.object({
               kind,
               text: z.string(),
               agent: z.string(),
-              at: z.string().describe("when it was written (a plan: last updated)"),
+              at: z.string().describe('when it was written (a plan: last updated)'),
               paths: z.array(z.string()).nullable(),
               commit: z.string().nullable(),
             }),
