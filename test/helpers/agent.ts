@@ -19,12 +19,13 @@ export interface Ran {
 }
 
 /**
- * Runs `cairn ARGS` in `cwd` with exactly `env` (plus PATH), stdin written and closed. `bin`: the
- * command (default this repository's; an installed package's, test/pack.test.ts).
+ * Runs `cairn ARGS` in `cwd` with exactly `env` (plus PATH), stdin written and closed (`holdStdin`:
+ * left open, as a client that never closes it). `bin`: the command (default this repository's; an
+ * installed package's, test/pack.test.ts).
  */
 export function cairn(
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; stdin?: string; bin?: string },
+  opts: { cwd: string; env: Record<string, string>; stdin?: string; bin?: string; holdStdin?: boolean },
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -39,7 +40,8 @@ export function cairn(
     child.stderr.on('data', (d) => (stderr += String(d)));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
-    child.stdin.end(opts.stdin ?? '');
+    if (opts.holdStdin) child.stdin.write(opts.stdin ?? '');
+    else child.stdin.end(opts.stdin ?? '');
   });
 }
 
