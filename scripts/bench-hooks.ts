@@ -14,7 +14,7 @@
  *   --rounds N                latency rounds (default 100)
  *   --out FILE                the JSON to FILE, and BENCHMARKS.md left alone
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -89,11 +89,8 @@ function deliverySummary(asked: Asked[]) {
   };
 }
 
-const server = await startServer({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  CAIRN_DATA_DIR: mkdtempSync(join(tmpdir(), 'cairn-bench-hooks-db-')),
-});
+const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-hooks-db-'));
+const server = await startServer({ PORT: '0', HOST: '127.0.0.1', CAIRN_DATA_DIR: dataDir });
 const date = new Date().toISOString().slice(0, 10);
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load ${loadavg()[0]?.toFixed(1)} at the start`;
 try {
@@ -121,6 +118,7 @@ try {
 } finally {
   stopLauncher();
   await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(0);
 
