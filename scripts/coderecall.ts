@@ -159,14 +159,30 @@ export interface StaleCount {
   disagree?: number;
 }
 
+/** One org of the data set replayed into a Cairn org of its own. */
+export interface ReplayedOrg {
+  /** The Cairn org's API key. */
+  secret: string;
+  /** An MCP client acting as `agent` (made on first use). */
+  as: (agent: string) => Promise<Call>;
+  /** Cairn's id of each written entry, by the data set's key, and back. */
+  ids: Map<string, string>;
+  keys: Map<string, string>;
+  /** Each entry's supersede chain in the data set, named by its oldest entry's key. */
+  chain: Map<string, string>;
+  /** Every path written as an anchor (with `anchors`). */
+  anchored: Set<string>;
+  refused: Refusal[];
+  refusedSupersessions: Refusal[];
+  /** Replays more entries into the same org, after those replayed so far. */
+  write: (entries: CodeEntry[]) => Promise<void>;
+  close: () => Promise<void>;
+}
+
 /**
- * Replays every org and asks every question; refused writes are counted, not fatal. With
- * `anchors`, each entry (but a plan's update) is written with the paths its text names, and
- * after the replay every anchored entry is read back (recall by its paths, superseded included)
- * to count where the stale marks fall. Then asks each
- * question's agent for the brief of the question's project (space view brief, the default 4,000
- * characters) and notes which answers it shows. With `prompts` (questions whose answer is in no
- * org's memory), asks each through `recall` (limit 10) in every org, as `askerOf` says.
+ * Replays one org's entries in order, each by its agent in its project, into a new Cairn org;
+ * refused writes are counted, not fatal. With `anchors`, each entry (but a plan's update) is
+ * written with the paths its text names.
  */
 /**
  * The org's writes as parallel agents could have made them: each agent's own writes in their order,
@@ -200,38 +216,32 @@ export function interleaved(entries: CodeEntry[], seed: number): CodeEntry[] {
   return out;
 }
 
-export async function runCodeRecall(
+export async function replayOrg(
   server: RunningServer,
-  data: CodeOrg[],
-  opts: { anchors?: boolean; prompts?: string[]; interleave?: number } = {},
-) {
-  const staleCounts: StaleCount[] = [];
-  const noAnswer: NoAnswer[] = [];
-  const answers: Answer[] = [];
+  org: CodeOrg,
+  opts: { anchors?: boolean | undefined; interleave?: number | undefined } = {},
+): Promise<ReplayedOrg> {
+  const { key } = await adminActions(server.store, 'bench').createOrg(`coderecall-${org.org}`);
+  const clients = new Map<string, Call>();
+  const closers: (() => Promise<void>)[] = [];
+  const as = async (agent: string) => {
+    let call = clients.get(agent);
+    if (!call) {
+      const c = await connect(server.url, key.secret, agent);
+      closers.push(c.close);
+      call = c.call;
+      clients.set(agent, call);
+    }
+    return call;
+  };
+  const ids = new Map<string, string>();
+  const keys = new Map<string, string>();
+  const chain = new Map<string, string>();
+  const anchored = new Set<string>();
   const refused: Refusal[] = [];
   const refusedSupersessions: Refusal[] = [];
-  const briefs: BriefCoverage[] = [];
-  const briefChars: number[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  for (const org of data) {
-    const { key } = await adminActions(server.store, 'bench').createOrg(`coderecall-${org.org}`);
-    const clients = new Map<string, Call>();
-    const as = async (agent: string) => {
-      let call = clients.get(agent);
-      if (!call) {
-        const c = await connect(server.url, key.secret, agent);
-        closers.push(c.close);
-        call = c.call;
-        clients.set(agent, call);
-      }
-      return call;
-    };
-    const ids = new Map<string, string>();
-    const keys = new Map<string, string>();
-    // the data set's supersede chains, by entry key: each entry's chain is named by its oldest entry
-    const chain = new Map<string, string>();
-    const anchored = new Set<string>();
-    for (const e of opts.interleave === undefined ? org.entries : interleaved(org.entries, opts.interleave)) {
+  const write = async (entries: CodeEntry[]) => {
+    for (const e of entries) {
       const { supersedes, ...args } = e.args as { supersedes?: string };
       if (e.project !== null) Object.assign(args, { project: e.project });
       const old = supersedes ? ids.get(supersedes.slice(1)) : undefined;
@@ -256,6 +266,42 @@ export async function runCodeRecall(
       keys.set(id, e.key);
       chain.set(e.key, (old && e.tool !== 'plan' && chain.get(supersedes?.slice(1) ?? '')) || e.key);
     }
+  };
+  await write(opts.interleave === undefined ? org.entries : interleaved(org.entries, opts.interleave));
+  const close = async () => {
+    for (const c of closers) await c();
+  };
+  return { secret: key.secret, as, ids, keys, chain, anchored, refused, refusedSupersessions, write, close };
+}
+
+/**
+ * Replays every org and asks every question; refused writes are counted, not fatal. With
+ * `anchors`, each entry (but a plan's update) is written with the paths its text names, and
+ * after the replay every anchored entry is read back (recall by its paths, superseded included)
+ * to count where the stale marks fall. Then asks each
+ * question's agent for the brief of the question's project (space view brief, the default 4,000
+ * characters) and notes which answers it shows. With `prompts` (questions whose answer is in no
+ * org's memory), asks each through `recall` (limit 10) in every org, as `askerOf` says.
+ */
+export async function runCodeRecall(
+  server: RunningServer,
+  data: CodeOrg[],
+  opts: { anchors?: boolean; prompts?: string[]; interleave?: number | undefined } = {},
+) {
+  const staleCounts: StaleCount[] = [];
+  const noAnswer: NoAnswer[] = [];
+  const answers: Answer[] = [];
+  const refused: Refusal[] = [];
+  const refusedSupersessions: Refusal[] = [];
+  const briefs: BriefCoverage[] = [];
+  const briefChars: number[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  for (const org of data) {
+    const replayed = await replayOrg(server, org, { anchors: opts.anchors, interleave: opts.interleave });
+    closers.push(replayed.close);
+    refused.push(...replayed.refused);
+    refusedSupersessions.push(...replayed.refusedSupersessions);
+    const { as, ids, keys, chain, anchored } = replayed;
     if (opts.anchors) {
       const seen = new Map<string, { stale: boolean; superseded: boolean; disagree: boolean }>();
       const reader = await as((org.entries[0] as CodeEntry).agent);

@@ -18,7 +18,9 @@
 -- bytes the server parsed and dropped), as an array in the order of BriefRow
 -- (src/domain/operations.ts): section, id, kind, content, rationale, title, status, steps, tags,
 -- project, agent, created_at, updated_at — a quarter fewer bytes to send and parse than objects
--- naming every field — then its version and its stale mark (or null). The version is the entry
+-- naming every field — then its version and its stale mark (or null), then its paths and commit
+-- (the brief's items carry them, so the agent side checks them against the working tree without
+-- a second read). The version is the entry
 -- row's xmin, which every change of the row makes anew, its update time, against the day the
 -- 32-bit xmin comes round again (within one transaction neither changes: a brief never runs in a
 -- transaction that writes entries), and the id of the entry marking it stale, if any. p_known is
@@ -40,7 +42,7 @@ BEGIN
         ELSE jsonb_build_array(s.section,
           (c.row).id, (c.row).kind, (c.row).content, (c.row).rationale, (c.row).title, (c.row).status,
           (c.row).steps, to_jsonb((c.row).tags), (c.row).project, (c.row).agent,
-          (c.row).created_at, (c.row).updated_at, m.stamp, m.mark) END
+          (c.row).created_at, (c.row).updated_at, m.stamp, m.mark, (c.row).paths, (c.row).commit) END
       ORDER BY k.n, c.created_at DESC, c.id DESC), '[]'::jsonb)
     FROM unnest(ARRAY['plan', 'decision', 'memory', 'note', 'observation']) WITH ORDINALITY AS k(kind, n)
     CROSS JOIN LATERAL (

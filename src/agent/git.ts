@@ -5,15 +5,19 @@
  * reads paths literally (an anchor from memory is never pathspec magic) and gives `undefined`
  * when git is missing, the directory is no repository, or time runs out.
  */
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+
+/**
+ * node:child_process, loaded when git first runs (4 ms of a hook's start here; a prompt whose hits
+ * carry no anchor runs no git).
+ */
+const childProcess = () => process.getBuiltinModule('node:child_process');
 
 /** Runs git; its stdout, or undefined on any failure. */
 export function git(cwd: string, args: string[], timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(
+    childProcess().execFile(
       'git',
       ['--literal-pathspecs', '-c', 'core.quotePath=false', ...args],
       {
@@ -53,7 +57,7 @@ export async function findRepo(cwd: string, timeoutMs: number): Promise<Repo | u
 /** Like `git`, but keeps the lines printed before a non-zero exit. */
 function gitLines(cwd: string, args: string[], timeoutMs: number): Promise<string[] | undefined> {
   return new Promise((resolve) => {
-    execFile(
+    childProcess().execFile(
       'git',
       args,
       { cwd, timeout: Math.max(1, Math.floor(timeoutMs)), env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
@@ -87,6 +91,7 @@ export async function dirtyState(
 ): Promise<{ fingerprint: string; paths: string[] } | undefined> {
   const out = await git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all'], timeoutMs);
   if (out === undefined) return undefined;
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return { fingerprint: createHash('sha256').update(out).digest('hex').slice(0, 32), paths: statusPaths(out) };
 }
 

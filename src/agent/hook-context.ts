@@ -1,5 +1,9 @@
 /** What a hook event is given and answers (hook.ts runs the events). */
+
+import { vocabularyGroups } from '../domain/vocabulary';
+import { clean } from './block';
 import { type AgentConfig, AgentError } from './config';
+import { wordsOf } from './terms';
 
 export type Client = 'claude-code' | 'codex';
 
@@ -35,4 +39,18 @@ export function budget(ctx: HookContext, most: number): number {
   const left = Math.min(ctx.left(), most);
   if (left < 50) throw new AgentError('ran out of time');
   return left;
+}
+
+/**
+ * What the rest of a hook may need once the server answers, made ready while it answers (5–15 ms
+ * on the way out otherwise): node:crypto (the block's tag, the status fingerprint),
+ * node:child_process (git: the marks), the Unicode classes that cleaning a text and splitting it
+ * into words compile on first use (block.ts, terms.ts), and recall's synonyms (relevance.ts).
+ */
+export function warmUp(git: boolean): void {
+  process.getBuiltinModule('node:crypto');
+  if (git) process.getBuiltinModule('node:child_process');
+  clean('é<x');
+  wordsOf('é');
+  vocabularyGroups('');
 }

@@ -2,13 +2,11 @@
  * A minimal MCP client over Streamable HTTP: one POST of a `tools/call` per call, no session and
  * no initialize (Cairn's /mcp is stateless and answers a plain call; src/http/mcp.ts). Every
  * failure — unreachable, too slow, refused, a protocol error — is an AgentError of one line.
- *
- * It speaks through node:http rather than fetch: a hook is a new process each time, and the first
- * fetch of a process costs 60–100 ms (undici set up on first use) against 15–20 ms for the first
- * node:http request, round trip included (docs/design.md, "The agent side").
+ * The request goes out through http.ts (not fetch, not node:http's client for an http:// server:
+ * what they cost to set up counts on every hook).
  */
-import type { IncomingMessage } from 'node:http';
 import { type AgentConfig, AgentError } from './config';
+import { post, type RawResponse } from './http';
 
 const PROTOCOL_VERSION = '2025-06-18';
 
@@ -27,6 +25,8 @@ export interface CallOptions {
   timeoutMs: number;
   /** X-Svc-Project; none: org-wide. */
   project: string | undefined;
+  /** Called once the request is written: what the caller can do while the server answers. */
+  onSent?: (() => void) | undefined;
 }
 
 /** Calls one tool. */
@@ -34,7 +34,7 @@ export async function callTool(
   config: AgentConfig,
   name: string,
   args: Record<string, unknown>,
-  { timeoutMs, project }: CallOptions,
+  { timeoutMs, project, onSent }: CallOptions,
 ): Promise<ToolResult> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -50,7 +50,7 @@ export async function callTool(
   const where = new URL(config.mcpUrl).origin;
   let res: RawResponse;
   try {
-    res = await post(config.mcpUrl, headers, body, timeoutMs);
+    res = await post(config.mcpUrl, headers, body, timeoutMs, onSent);
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.name === 'TimeoutError') throw new AgentError(`Cairn at ${where} did not answer within ${timeoutMs} ms`);
@@ -112,67 +112,9 @@ function httpError(res: RawResponse, message: RpcMessage | undefined, where: str
 }
 
 /**
- * A header value as bytes: fetch sends only Latin-1 characters, so a name like `zoë` or a path
- * with non-ASCII characters goes as its UTF-8 bytes, which the server reads back as UTF-8.
+ * A header value as bytes: a header carries one byte per character, so a name like `zoë` or a
+ * path with non-ASCII characters goes as its UTF-8 bytes, which the server reads back as UTF-8.
  */
 function headerValue(text: string): string {
   return Buffer.from(text, 'utf8').toString('latin1');
-}
-
-interface RawResponse {
-  status: number;
-  header(name: string): string | null;
-  body: string;
-}
-
-/** Largest answer read (a brief of 50,000 characters, a page of hits, with room). */
-const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-
-/** One POST on a connection of its own (none is left open to hold the process), within `timeoutMs`. */
-async function post(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<RawResponse> {
-  // loaded when first needed, and as a built-in (no module loader hooks on the way)
-  const { request } = url.startsWith('https:')
-    ? process.getBuiltinModule('node:https')
-    : process.getBuiltinModule('node:http');
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-      agent: false,
-    });
-    const timer = setTimeout(() => {
-      const err = new Error(`no answer within ${timeoutMs} ms`);
-      err.name = 'TimeoutError';
-      req.destroy(err);
-    }, timeoutMs);
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      reject(err);
-    };
-    req.on('error', fail);
-    req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) req.destroy(new Error(`answer over ${MAX_ANSWER_BYTES} bytes`));
-        else chunks.push(chunk);
-      });
-      res.on('error', fail);
-      res.on('end', () => {
-        clearTimeout(timer);
-        const one = (name: string) => {
-          const v = res.headers[name];
-          return Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
-        };
-        resolve({ status: res.statusCode ?? 0, header: one, body: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    req.end(body);
-  });
 }

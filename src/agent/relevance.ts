@@ -7,8 +7,12 @@
  * - and at least `FLOOR` times the idf of a word found in one entry of the org, so the bar
  *   stands as high in an org of 40 entries as in one of 10,000 (a raw score means more in a
  *   bigger org);
- * - and it must share one of the prompt's telling words (terms.ts), or a synonym recall used:
- *   a hit found through "thanks" or "look" alone is not about the prompt.
+ * - and it must hold more than a third of the prompt's telling words (terms.ts), or three of
+ *   them — each as itself, in a longer form, or as a synonym recall used. A hit found through
+ *   "thanks" or "look" alone is not about the prompt; nor is one that shares a single word of a
+ *   prompt of four: it is about something else that uses the word ("stack" in "the difference
+ *   between stack and heap memory", and in "the Grafana Cloud stack"). Three words of a long
+ *   prompt in one entry make a topic, however long the prompt.
  */
 import { vocabularyGroups } from '../domain/vocabulary';
 import { stem, tellingTerms, wordsOf } from './terms';
@@ -53,26 +57,57 @@ export function fittingHits<T extends Candidate>(
 ): T[] {
   const best = hits[0]?.score ?? 0;
   const bar = Math.max(relative * best, floor * rareWordIdf(entries));
-  const terms = tellingTerms(prompt);
-  if (terms.length === 0) return [];
-  const synonyms = vocabularyGroups(prompt).flatMap((g) => g.slice(1));
-  return hits.filter((h) => h.score >= bar && shares(h, terms, synonyms));
+  const words = promptWords(prompt);
+  if (words.length === 0) return [];
+  return hits.filter((h) => {
+    if (h.score < bar) return false;
+    const held = sharedWords(h, words);
+    return held * 3 > words.length || held >= 3;
+  });
 }
 
-/** Whether a hit holds one of the prompt's telling terms, or a synonym of one. */
-function shares(hit: Candidate, terms: string[], synonyms: string[]): boolean {
+/** One telling word of a prompt (its stem), with the synonyms recall adds for it. */
+interface PromptWord {
+  /** Undefined for a phrase of the vocabulary made of common words alone ("on my machine"). */
+  stem: string | undefined;
+  synonyms: string[];
+}
+
+/**
+ * A prompt's telling words, each with its synonyms (domain/vocabulary.ts); a phrase of the
+ * vocabulary counts as the first of its telling words, or as a word of its own when it has none.
+ */
+function promptWords(prompt: string): PromptWord[] {
+  const terms = tellingTerms(prompt);
+  if (terms.length === 0) return [];
+  const words = new Map<string, PromptWord>(terms.map((t) => [t, { stem: t, synonyms: [] }]));
+  for (const [said = '', ...synonyms] of vocabularyGroups(prompt)) {
+    const own = wordsOf(said)
+      .map(stem)
+      .find((w) => words.has(w));
+    const word = own === undefined ? { stem: undefined, synonyms: [said] } : (words.get(own) as PromptWord);
+    word.synonyms.push(...synonyms);
+    if (own === undefined) words.set(said, word);
+  }
+  return [...words.values()];
+}
+
+/** How many of the prompt's words a hit holds: itself, a longer form of it, or a synonym. */
+function sharedWords(hit: Candidate, words: PromptWord[]): number {
   const text = [hit.content, hit.rationale, hit.title, hit.source, ...(hit.tags ?? []), ...(hit.paths ?? [])]
     .filter(Boolean)
     .join(' ');
-  const stems = new Set(wordsOf(text).map(stem));
-  const matches = (t: string) => {
+  const all = wordsOf(text);
+  const stems = new Set(all.map(stem));
+  const lower = ` ${all.join(' ')} `;
+  const holds = (t: string) => {
     if (stems.has(t)) return true;
     // a longer form of the same name: "postgres" and "postgresql", "kube" and "kubernetes"
     if (t.length < 6) return false;
     for (const s of stems) if (s.length >= 6 && (s.length > t.length ? s.startsWith(t) : t.startsWith(s))) return true;
     return false;
   };
-  if (terms.some(matches)) return true;
-  const lower = ` ${wordsOf(text).join(' ')} `;
-  return synonyms.some((s) => lower.includes(` ${s} `));
+  return words.filter(
+    (w) => (w.stem !== undefined && holds(w.stem)) || w.synonyms.some((s) => lower.includes(` ${s} `)),
+  ).length;
 }

@@ -2,39 +2,34 @@
  * The session-start hook (startup, resume, clear, compact): one line saying who the agent is, in
  * which project, and how to write back, then the project's brief in the memory block — within
  * CAIRN_BRIEF_BUDGET characters in all (default 6,000; Claude Code keeps 10,000 inline), cut at
- * entry boundaries, each entry checked against the working tree. Three calls run together: the
- * brief; the org's overview (its size, for the relevance bar of later prompts); and recall's 100
- * most recent entries, whose dates, authors and anchors the brief's items do not carry. Records
- * the session's start (time, HEAD, uncommitted state) and what was injected.
+ * entry boundaries, each entry checked against the working tree. Two calls run together: the
+ * brief, whose items carry their authors, dates and anchors; and the org's overview (its size, for
+ * the relevance bar of later prompts, and its latest event, for the session's start). Records the
+ * session's start (time, HEAD, uncommitted state) and what was injected.
  */
 import { attribution, BLOCK_OVERHEAD, clean, memoryBlock } from './block';
 import { AgentError, briefBudget, cacheDir } from './config';
 import { dirtyState, findRepo, projectOf } from './git';
-import { budget, type HookAnswer, type HookContext, str } from './hook-context';
+import { budget, type HookAnswer, type HookContext, str, warmUp } from './hook-context';
 import { callTool } from './mcp';
 import { entriesOf } from './relevance';
-import { loadState, pruneStates, type SessionState, saveState } from './state';
+import { loadState, pruneStates, type SessionState, saveState, startedAt } from './state';
 import { changeMarks } from './verify';
 
+/** An item of the brief (a server older than its agent, author, date and anchors gives none of them). */
 interface BriefItem {
   id: string;
   kind: string;
   text: string;
+  agent?: string;
+  at?: string;
+  paths?: string[] | null;
+  commit?: string | null;
 }
 interface Brief {
   sections: { section: string; items: BriefItem[] }[];
   left_out: number;
 }
-interface Recent {
-  id: string;
-  kind: string;
-  agent: string;
-  created_at: string;
-  updated_at: string;
-  paths: string[] | null;
-  commit: string | null;
-}
-
 const HEADINGS: Record<string, string> = {
   plans: 'Active plans',
   decisions: 'Decisions (current)',
@@ -49,27 +44,22 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
   const total = briefBudget(ctx.env);
   const repo = await findRepo(ctx.dir, budget(ctx, 500));
   const project = projectOf(ctx.config.project, repo);
-  const call = (name: string, args: Record<string, unknown>) =>
-    callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 2500), project });
+  const call = (name: string, args: Record<string, unknown>, onSent?: () => void) =>
+    callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 2500), project, onSent });
   const room = total - headerLine(ctx.config.agent ?? 'default', project).length - BLOCK_OVERHEAD;
-  const [brief, overview, recent, dirty] = await Promise.all([
-    call('space', { view: 'brief', budget_chars: Math.max(500, Math.floor((room - 100) * BRIEF_SHARE)) }),
+  const [brief, overview, dirty] = await Promise.all([
+    call('space', { view: 'brief', budget_chars: Math.max(500, Math.floor((room - 100) * BRIEF_SHARE)) }, () =>
+      warmUp(false),
+    ),
     call('space', { view: 'overview', scope: 'org' }).catch(() => undefined),
-    call('recall', { query: '', limit: 100 }).catch(() => undefined),
     repo ? dirtyState(repo.root, budget(ctx, 1000)) : undefined,
   ]);
   if (brief.isError) throw new AgentError(`the brief: ${brief.text.split('\n')[0]}`);
   const found = brief.structured as { brief?: Brief; project?: string | null; caller?: { agent?: string } };
   const agent = ctx.config.agent ?? found.caller?.agent ?? 'default';
-  const known = new Map(((recent?.structured.hits as Recent[] | undefined) ?? []).map((e) => [e.id, e]));
   const items = (found.brief?.sections ?? []).flatMap((s) => s.items.map((item) => ({ section: s.section, item })));
-  const marks = repo
-    ? await changeMarks(
-        repo.root,
-        items.flatMap(({ item }) => known.get(item.id) ?? []),
-        budget(ctx, 600),
-      )
-    : new Map<string, string>();
+  const anchored = items.flatMap(({ item }) => (item.at ? [{ ...item, created_at: item.at }] : []));
+  const marks = repo ? await changeMarks(repo.root, anchored, budget(ctx, 600)) : new Map<string, string>();
 
   const name = found.project ?? project;
   const top = headerLine(agent, name);
@@ -80,11 +70,9 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
   let heading = '';
   const shown: string[] = [];
   for (const { section, item } of items) {
-    const e = known.get(item.id);
     const mark = marks.get(item.id);
     const text = clean(item.text.replace(/^-\s*/, ''), 600);
-    const at = e && (e.kind === 'plan' ? e.updated_at : e.created_at);
-    const line = `- ${attribution({ kind: item.kind, agent: e?.agent, at })} ${text}${mark ? ` [${mark}]` : ''}`;
+    const line = `- ${attribution({ kind: item.kind, agent: item.agent, at: item.at })} ${text}${mark ? ` [${mark}]` : ''}`;
     const head = section !== heading ? `${HEADINGS[section] ?? clean(section, 40)}:` : '';
     const cost = line.length + 1 + (head ? head.length + 1 : 0);
     if (used + cost > total) break;
@@ -99,7 +87,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookAnswer> {
     : 'The brief is empty: nothing recorded for this project yet.';
 
   recordSession(ctx, shown, {
-    startedAt: (brief.serverDate ?? new Date()).toISOString(),
+    startedAt: startedAt(brief.serverDate, overview?.structured.recent),
     repo: repo && { root: repo.root, head: repo.head, dirty: dirty?.fingerprint ?? null },
     project,
     agent,

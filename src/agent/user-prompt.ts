@@ -6,10 +6,10 @@
 import { attribution, BLOCK_OVERHEAD, clean, memoryBlock } from './block';
 import { AgentError, cacheDir } from './config';
 import { dirtyState, findRepo, projectOf } from './git';
-import { budget, type HookAnswer, type HookContext, str } from './hook-context';
+import { budget, type HookAnswer, type HookContext, str, warmUp } from './hook-context';
 import { callTool } from './mcp';
 import { type Candidate, entriesOf, fittingHits } from './relevance';
-import { loadState, type SessionState, saveState } from './state';
+import { loadState, type SessionState, saveState, startedAt } from './state';
 import { tellingTerms } from './terms';
 import { changeMarks } from './verify';
 
@@ -42,10 +42,10 @@ export async function userPrompt(ctx: HookContext): Promise<HookAnswer> {
   const project = saved ? (saved.project ?? undefined) : projectOf(ctx.config.project, repo);
   const root = saved ? saved.root : (repo?.root ?? null);
   const query = prompt.length > QUERY_CHARS ? prompt.slice(0, QUERY_CHARS) : prompt;
-  const call = (name: string, args: Record<string, unknown>) =>
-    callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 1200), project });
+  const call = (name: string, args: Record<string, unknown>, onSent?: () => void) =>
+    callTool(ctx.config, name, args, { timeoutMs: budget(ctx, 1200), project, onSent });
   const [result, overview, dirty] = await Promise.all([
-    call('recall', { query, limit: 10 }),
+    call('recall', { query, limit: 10 }, () => warmUp(root !== null)),
     // the org's size sets the relevance bar: the session-start hook records it, else ask once
     saved?.entries === undefined ? call('space', { view: 'overview', scope: 'org' }).catch(() => undefined) : undefined,
     repo && !saved ? dirtyState(repo.root, budget(ctx, 300)) : undefined,
@@ -81,7 +81,7 @@ export async function userPrompt(ctx: HookContext): Promise<HookAnswer> {
   if (ctx.session) {
     const state: SessionState = saved ?? {
       v: 1,
-      started_at: (result.serverDate ?? new Date()).toISOString(),
+      started_at: startedAt(result.serverDate, overview?.structured.recent),
       started_ms: Date.now(),
       root,
       head: repo?.head ?? null,

@@ -40,6 +40,8 @@ export function briefCandidate(r: BriefFullRow): BriefCandidate {
     updated,
     version,
     stale,
+    paths = null,
+    commit = null,
   ] = r;
   const entry: BriefEntry = {
     id,
@@ -55,14 +57,22 @@ export function briefCandidate(r: BriefFullRow): BriefCandidate {
     created_at: isoTime(created),
     updated_at: isoTime(updated),
     stale,
+    paths,
+    commit,
   };
   return { section, entry, version };
 }
 
+/** A line of the brief, with who wrote its entry, when, and what it is anchored to (the agent side checks them). */
 export interface BriefItem {
   id: string;
   kind: Entry['kind'];
   text: string;
+  agent: string;
+  /** When it was written; a plan, when it was last updated. */
+  at: string;
+  paths: string[] | null;
+  commit: string | null;
 }
 
 export interface Brief {
@@ -348,7 +358,17 @@ export function packBrief(candidates: BriefCandidate[], budget: number, project:
         }
         used += cost;
         seen.add(d.words);
-        chosen[i]?.push({ id: c.entry.id, kind: c.entry.kind, text });
+        const e = c.entry;
+        const at = e.kind === 'plan' ? e.updated_at : e.created_at;
+        chosen[i]?.push({
+          id: e.id,
+          kind: e.kind,
+          text,
+          agent: e.agent,
+          at,
+          paths: e.paths ?? null,
+          commit: e.commit ?? null,
+        });
         taken++;
       }
     });

@@ -130,12 +130,12 @@ export type BriefEntry = Pick<
   | 'created_at'
   | 'updated_at'
 > &
-  Partial<Pick<Entry, 'stale'>>;
+  Partial<Pick<Entry, 'stale' | 'paths' | 'commit'>>;
 
 /**
  * A brief candidate as the store sends it (sql/tools/cairn_brief.sql): its section, then its
  * entry's fields in this order, times as Postgres writes them, then the version of the entry's row
- * (briefCandidates in domain/brief.ts reads it) and its stale mark; or, for a candidate the server said it holds at
+ * (briefCandidates in domain/brief.ts reads it), its stale mark, its paths and commit; or, for a candidate the server said it holds at
  * that version (`known`), its section and id alone.
  */
 export type BriefRow = BriefFullRow | [section: BriefSection, id: string];
@@ -156,6 +156,8 @@ export type BriefFullRow = [
   updated_at: string,
   version: string,
   stale: Entry['stale'],
+  paths: string[] | null,
+  commit: string | null,
 ];
 
 export const SPACE_VIEWS = ['overview', 'projects', 'agents', 'ledger', 'brief', 'history'] as const;
@@ -207,7 +209,17 @@ export const spaceFound = z.object({
       sections: z.array(
         z.object({
           section: z.enum(BRIEF_SECTIONS),
-          items: z.array(z.object({ id: z.string(), kind, text: z.string() })),
+          items: z.array(
+            z.object({
+              id: z.string(),
+              kind,
+              text: z.string(),
+              agent: z.string(),
+              at: z.string().describe('when it was written (a plan: last updated)'),
+              paths: z.array(z.string()).nullable(),
+              commit: z.string().nullable(),
+            }),
+          ),
         }),
       ),
       left_out: z.number(),

@@ -1,5 +1,5 @@
 /**
- * The agent side's entry: `cairn brief|recall|hook|connect` load dist/agent.js alone (bin/cairn.js
+ * The agent side's entry: `cairn brief|recall|hook|connect` load dist/agent.cjs alone (bin/cairn.js
  * never reaches the server's CLI for them), a bundle of src/agent and nothing else of the server;
  * the operator's commands load dist/cli.js; arguments that make no sense are refused in one line.
  */
@@ -31,20 +31,20 @@ async function sourcesLoaded(args: string[], env: Record<string, string>): Promi
 }
 
 describe('cairn, beside an agent', () => {
-  it('brief, recall, hook and connect load dist/agent.js alone, the operator commands dist/cli.js', async () => {
+  it('brief, recall, hook and connect load dist/agent.cjs alone, the operator commands dist/cli.js', async () => {
     const env = { CAIRN_URL: 'http://127.0.0.1:9', CAIRN_KEY: `svc_${'k'.repeat(40)}` };
     for (const args of [['recall', 'kysely'], ['brief'], ['hook', 'session-start'], ['connect', 'cursor', '--print']]) {
-      expect(await sourcesLoaded(args, env)).toEqual(['dist/agent.js']);
+      expect(await sourcesLoaded(args, env)).toEqual(['dist/agent.cjs']);
     }
     expect(await sourcesLoaded(['help'], {})).toEqual(['dist/cli.js']);
   }, 60_000);
 
-  it('bundles src/agent and nothing else of src into dist/agent.js', async () => {
+  it('bundles src/agent and nothing else of src into dist/agent.cjs', async () => {
     const { metafile } = await build({
       entryPoints: [join(ROOT, 'src', 'agent', 'cli.ts')],
       bundle: true,
       platform: 'node',
-      format: 'esm',
+      format: 'cjs',
       packages: 'external',
       write: false,
       metafile: true,

@@ -1,4 +1,5 @@
 /** Which hits the user-prompt hook injects (src/agent/relevance.ts, terms.ts). */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FLOOR, fittingHits, RELATIVE, rareWordIdf } from '../../src/agent/relevance';
 import { stem, tellingTerms, wordsOf } from '../../src/agent/terms';
@@ -22,6 +23,45 @@ describe('the telling words of a prompt', () => {
       'src',
       'src/orders/db.ts',
     ]);
+  });
+
+  it('are the words the Unicode classes find, whatever shortcut an ASCII text or a plain word takes', () => {
+    // the splitting as first written: Unicode classes for every text, every word split
+    const reference = (text: string) =>
+      (text.match(/[\p{L}\p{N}][\p{L}\p{N}_./:@#-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? []).flatMap((token) => {
+        const parts = token
+          .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+          .split(/[\s_./:@#-]+/)
+          .filter(Boolean)
+          .map((p) => p.toLowerCase());
+        return parts.length > 1 ? [...parts, token.toLowerCase()] : parts;
+      });
+    const piece = fc.constantFrom(
+      'Kysely',
+      'db.ts',
+      'src/orders',
+      'RecordTooLarge',
+      'ÉTÉ',
+      'zoë',
+      'x-y',
+      '42',
+      ' ',
+      '—',
+      'AbC',
+      'aB',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(piece).map((p) => p.join('')),
+        ),
+        (text) => {
+          expect(wordsOf(text)).toEqual(reference(text));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('split identifiers the way recall does, keeping each whole', () => {
@@ -55,7 +95,7 @@ describe('fittingHits', () => {
       hit(2 * unit, 'Kysely migrations run with pnpm db:migrate'),
       hit(1.2 * unit, 'Kysely was upgraded to 0.27'), // under half the best
     ];
-    expect(fittingHits('which query builder? Kysely?', hits, N).map((h) => h.content)).toEqual([
+    expect(fittingHits('do we write queries with Kysely?', hits, N).map((h) => h.content)).toEqual([
       'Orders use Kysely, never raw SQL',
       'Kysely migrations run with pnpm db:migrate',
     ]);
@@ -69,11 +109,25 @@ describe('fittingHits', () => {
   });
 
   it('finds the shared word in a rationale, source, tags or paths, in a longer form, or through a synonym', () => {
-    const prompt = 'is PG tuned for the checkout queries?';
+    const prompt = 'is PG tuned?';
     expect(fittingHits(prompt, [hit(3 * unit, 'Raised work_mem on Postgres to 64MB')], N)).toHaveLength(1);
     expect(fittingHits('checkout', [hit(3 * unit, 'x', { paths: ['src/checkout/pay.ts'] })], N)).toHaveLength(1);
     expect(fittingHits('the flaky e2e', [hit(3 * unit, 'x', { tags: ['flaky'] })], N)).toHaveLength(1);
     expect(fittingHits('postgres settings', [hit(3 * unit, 'PostgreSQL 17.2 in prod')], N)).toHaveLength(1);
+  });
+
+  it('keeps a hit holding more than a third of the prompt’s telling words, or three of a long prompt', () => {
+    const grafana = hit(3 * unit, 'Observability: the Grafana Cloud stack holds our metrics, logs and traces');
+    // one word of four: another topic that uses the word
+    expect(fittingHits("what's the difference between stack and heap memory?", [grafana], N)).toEqual([]);
+    // the same word among others of the prompt the hit holds too
+    expect(fittingHits('where do the logs and traces of our stack go?', [grafana], N)).toHaveLength(1);
+    const long =
+      'after the deploy this morning the dashboards look empty, I think metrics stopped arriving somewhere ' +
+      'between the collector and the backend, and the alerts did not fire either; where do we keep our traces and logs?';
+    // three words of a long prompt's many
+    expect(fittingHits(long, [grafana], N)).toHaveLength(1);
+    expect(fittingHits(long, [hit(3 * unit, 'The deploy pipeline posts to #releases')], N)).toEqual([]);
   });
 
   it('sets the bar by the size of the org: the same score fits in a small org, not in a large one', () => {

@@ -430,6 +430,8 @@ describe('the candidates a brief holds from the last one of its read', () => {
     e.updated_at,
     version,
     e.stale,
+    e.paths,
+    e.commit,
   ];
   const plan = entry({
     kind: 'plan',
@@ -529,6 +531,8 @@ describe('briefCandidate', () => {
         '2026-11-02T11:30:00+00:00',
         '4242',
         null,
+        ['src/payments/'],
+        'ab12cd3',
       ]),
     ).toEqual({
       section: 'stale',
@@ -547,6 +551,8 @@ describe('briefCandidate', () => {
         created_at: '2026-11-01T10:00:00.123Z',
         updated_at: '2026-11-02T11:30:00.000Z',
         stale: null,
+        paths: ['src/payments/'],
+        commit: 'ab12cd3',
       },
     });
   });

@@ -69,7 +69,7 @@ describe('the agent side when things go wrong', () => {
       );
       const brief = await cairn(['brief'], { cwd: repo.dir, env });
       expect(brief).toMatchObject({ code: 1, stdout: '' });
-      expect(brief.stderr).toMatch(/^cairn: cannot reach Cairn at http:\/\/127\.0\.0\.1:\d+: \S+\n$/);
+      expect(brief.stderr).toMatch(/^cairn: cannot reach Cairn at http:\/\/127\.0\.0\.1:\d+: [^\n]+\n$/);
       // a prompt without a telling word asks nothing, so nothing fails
       expect(await hook('user-prompt', { ...prompt, prompt: 'thanks, continue' })).toMatchObject({
         code: 0,
@@ -107,6 +107,15 @@ describe('the agent side when things go wrong', () => {
     leftAlone(await hook('user-prompt', prompt, { CAIRN_KEY: '' }), /CAIRN_KEY is not set/);
     leftAlone(await hook('user-prompt', '{"prompt": '), /the hook input on stdin is not JSON/);
     leftAlone(await hook('pre-compact', '{}'), /unknown event "pre-compact"/);
+    // a client that writes its payload and never closes stdin: the event's limit still holds
+    const held = await cairn(['hook', 'user-prompt'], {
+      cwd: repo.dir,
+      env,
+      stdin: '{"prompt": "checkout',
+      holdStdin: true,
+    });
+    leftAlone(held, /^cairn hook user-prompt: gave up after 1500 ms/);
+    expect(held.ms).toBeLessThan(1500 + STARTUP_MS);
     const recall = await cairn(['recall', 'checkout'], { cwd: repo.dir, env: { ...env, CAIRN_URL: '' } });
     expect(recall).toMatchObject({ code: 1, stdout: '' });
     expect(recall.stderr).toMatch(/^cairn: CAIRN_URL is not set: set it to the Cairn server's URL/);

@@ -9,10 +9,21 @@ interface BriefOut {
   budget_chars: number;
   chars: number;
   left_out: number;
-  sections: { section: string; items: { id: string; kind: string; text: string }[] }[];
+  sections: {
+    section: string;
+    items: {
+      id: string;
+      kind: string;
+      text: string;
+      agent: string;
+      at: string;
+      paths: string[] | null;
+      commit: string | null;
+    }[];
+  }[];
 }
 interface HistoryOut {
-  entry: { id: string };
+  entry: { id: string; created_at: string; updated_at: string };
   versions: { version: number; op: string; agent: string }[];
   chain: { id: string }[];
   events: { op: string; entry_id: string }[];
@@ -112,6 +123,39 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     expect(b).toMatchObject({ budget_chars: 4000, chars: text.length, left_out: 0 });
     // the same memory gives the same brief
     expect((await brief(alice)).text).toBe(text);
+  });
+
+  it('gives each item its author, when it was written (a plan: last updated) and its anchors, held or not', async () => {
+    const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: '/srv/anchored' });
+    const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project: '/srv/anchored' });
+    const rule = entryId(
+      await a.call('remember', {
+        content: 'Never log card numbers',
+        tags: ['rule'],
+        paths: ['src/payments/', 'src/log.ts'],
+        commit: 'ab12cd34',
+      }),
+    );
+    const plan = entryId(
+      await a.call('plan', { title: 'Ship the cart', steps: [{ text: 'Build it', status: 'todo' }] }),
+    );
+    await b.call('plan', { id: plan, claim_step: 0 });
+    const history = async (id: string) =>
+      ((await a.call('space', { view: 'history', entry_id: id })).structured.history as HistoryOut).entry;
+    const items = async () => (await brief(a)).brief.sections.flatMap((s) => s.items);
+    for (const got of [await items(), await items()]) {
+      expect(got.find((i) => i.id === rule)).toMatchObject({
+        agent: 'alice',
+        at: (await history(rule)).created_at,
+        paths: ['src/payments', 'src/log.ts'],
+        commit: 'ab12cd34',
+      });
+      const p = got.find((i) => i.id === plan);
+      expect(p).toMatchObject({ agent: 'alice', at: (await history(plan)).updated_at, paths: null, commit: null });
+      expect(p?.at).not.toBe((await history(plan)).created_at);
+    }
+    await a.close();
+    await b.close();
   });
 
   it('shows each change since the last brief of a project, though the server holds its candidates', async () => {

@@ -18,14 +18,18 @@ export interface Ran {
   ms: number;
 }
 
-/** Runs `cairn ARGS` in `cwd` with exactly `env` (plus PATH), stdin written and closed. */
+/**
+ * Runs `cairn ARGS` in `cwd` with exactly `env` (plus PATH), stdin written and closed (`holdStdin`:
+ * left open, as a client that never closes it). `bin`: the command (default this repository's; an
+ * installed package's, test/pack.test.ts).
+ */
 export function cairn(
   args: string[],
-  opts: { cwd: string; env: Record<string, string>; stdin?: string },
+  opts: { cwd: string; env: Record<string, string>; stdin?: string; bin?: string; holdStdin?: boolean },
 ): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], {
       cwd: opts.cwd,
       env: { PATH: process.env.PATH ?? '', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -36,7 +40,8 @@ export function cairn(
     child.stderr.on('data', (d) => (stderr += String(d)));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
-    child.stdin.end(opts.stdin ?? '');
+    if (opts.holdStdin) child.stdin.write(opts.stdin ?? '');
+    else child.stdin.end(opts.stdin ?? '');
   });
 }
 

@@ -52,7 +52,7 @@ describe('a brief sends what it already holds by id (pglite)', () => {
     const plan = await service.plan(who('alice'), planInput.parse({ title: 'Ship the cart', steps }));
     await service.write('decide', who('alice'), decideInput.parse({ content: 'Use Redis', rationale: 'speed' }));
     const first = await brief();
-    expect(last().map((r) => r.length)).toEqual([15, 15]);
+    expect(last().map((r) => r.length)).toEqual([17, 17]);
     expect(await brief()).toBe(first);
     expect(last().map((r) => r.length)).toEqual([2, 2]);
     // claiming a step already under way changes the plan's row, not its content: it comes whole,
@@ -60,7 +60,7 @@ describe('a brief sends what it already holds by id (pglite)', () => {
     await service.plan(who('bob'), planInput.parse({ id: plan.entry.id, claim_step: 0 }));
     const claimed = await brief();
     expect(last().map((r) => [r[1], r.length])).toEqual([
-      [plan.entry.id, 15],
+      [plan.entry.id, 17],
       [expect.any(String), 2],
     ]);
     expect(claimed).toContain('#0 (doing) Build it [claimed by bob until');
@@ -73,6 +73,6 @@ describe('a brief sends what it already holds by id (pglite)', () => {
   it("does not send one agent's candidates in another agent's statement", async () => {
     await brief('alice');
     await brief('carol');
-    expect(last().every((r) => r.length === 15)).toBe(true);
+    expect(last().every((r) => r.length === 17)).toBe(true);
   });
 });

@@ -216,9 +216,9 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
           ).candidates;
         const whole = await rows();
         expect(whole).toHaveLength(3);
-        // the entry's fields, then its row's version and its stale mark (none here: no anchors)
-        for (const r of whole) expect(r).toHaveLength(15);
-        for (const r of whole) expect(r[14]).toBeNull();
+        // the entry's fields, then its row's version, its stale mark, paths and commit (none here: no anchors)
+        for (const r of whole) expect(r).toHaveLength(17);
+        for (const r of whole) expect(r.slice(14)).toEqual([null, null, null]);
         const [version] = await db.query(`SELECT xmin || ' ' || updated_at AS v FROM entries WHERE id = $1`, [
           d.entry.id,
         ]);
