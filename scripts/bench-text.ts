@@ -1,9 +1,9 @@
 /**
- * `npm run bench:text`: what each tool gives back, in characters — the text the model reads and
- * the structured content beside it — on a realistic org: CodeRecall dev's first org replayed
- * through the tools (scripts/coderecall.ts), then every tool and every `space` view called once
- * as one of its agents in its busiest project (recall: each of that project's questions, the mean
- * and max). Also the size of tools/list: what the model reads of it (names, descriptions, input
+ * `npm run bench:text`: what each tool gives back, in characters — the text that clients reading
+ * `content` show the model, and the structured content that Claude Code and Codex show it
+ * instead — on a realistic org: CodeRecall dev's first org replayed through the tools
+ * (scripts/coderecall.ts), then every tool and every `space` view called once as one of its agents
+ * in its busiest project (recall: each of that project's questions, the mean and max). Also the size of tools/list: what the model reads of it (names, descriptions, input
  * schemas) and the whole answer. Writes the table into its 'text' section of BENCHMARKS.md.
  */
 import { mkdtempSync } from 'node:fs';
@@ -101,7 +101,7 @@ await server.close();
 const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
 const cell = (xs: number[]) => (xs.length > 1 ? `${mean(xs)} (max ${Math.max(...xs)})` : `${xs[0]}`);
 const md = [
-  `Run ${new Date().toISOString().slice(0, 10)} on PGlite: CodeRecall dev org "${data.org}" (${data.entries.length} entries) replayed through the tools, then each call below made once as agent ${agent} in ${project} (recall: its ${rows.find((r) => r.call.startsWith('recall'))?.text.length} questions there). Text: the characters of the text blocks the model reads; structured: the JSON of structuredContent. Command: \`npm run bench:text\`.`,
+  `Run ${new Date().toISOString().slice(0, 10)} on PGlite: CodeRecall dev org "${data.org}" (${data.entries.length} entries) replayed through the tools, then each call below made once as agent ${agent} in ${project} (recall: its ${rows.find((r) => r.call.startsWith('recall'))?.text.length} questions there). Text: the characters of the text blocks, what a client that reads \`content\` shows the model; structured: the JSON of structuredContent, which Claude Code and Codex hand the model instead (docs/design.md, "What the model reads"). Command: \`npm run bench:text\`.`,
   '',
   '| call | text chars | structured chars |',
   '|---|---|---|',
