@@ -179,25 +179,24 @@ export interface ReplayedOrg {
   close: () => Promise<void>;
 }
 
-/**
- * Replays one org's entries in order, each by its agent in its project, into a new Cairn org;
- * refused writes are counted, not fatal. With `anchors`, each entry (but a plan's update) is
- * written with the paths its text names.
- */
+/** A small seeded generator (mulberry32): the same numbers on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /**
  * The org's writes as parallel agents could have made them: each agent's own writes in their order,
  * the agents interleaved at random (seeded), a write never before the entry it supersedes.
  */
 export function interleaved(entries: CodeEntry[], seed: number): CodeEntry[] {
-  let state = seed >>> 0 || 1;
-  const random = () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seeded(seed);
   const queues = [...Map.groupBy(entries, (e) => e.agent).values()];
   const keys = new Set(entries.map((e) => e.key));
   const written = new Set<string>();
@@ -216,6 +215,11 @@ export function interleaved(entries: CodeEntry[], seed: number): CodeEntry[] {
   return out;
 }
 
+/**
+ * Replays one org's entries in order (with `interleave`, as `interleaved` orders them), each by its
+ * agent in its project, into a new Cairn org; refused writes are counted, not fatal. With
+ * `anchors`, each entry (but a plan's update) is written with the paths its text names.
+ */
 export async function replayOrg(
   server: RunningServer,
   org: CodeOrg,

@@ -5,19 +5,7 @@
  * words keep their frequencies (recall scores as many candidates per query word as a big org
  * would make it) while no filler repeats an entry. Seeded: every run writes the same fillers.
  */
-import type { CodeEntry, CodeOrg } from '../coderecall';
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { type CodeEntry, type CodeOrg, seeded } from '../coderecall';
 
 const sentencesOf = (text: unknown) =>
   typeof text === 'string'
@@ -29,7 +17,7 @@ const sentencesOf = (text: unknown) =>
 
 /** `count` fillers after the orgs' own entries (none supersedes another), keys `f1`, `f2`, … */
 export function fillerEntries(orgs: CodeOrg[], count: number, seed = 40): CodeEntry[] {
-  const next = random(seed);
+  const next = seeded(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)] as T;
   const templates = orgs.flatMap((o) => o.entries).filter((e) => !(e.tool === 'plan' && e.args.supersedes));
   const said = new Map<string | null, string[]>();
