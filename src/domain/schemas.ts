@@ -216,7 +216,10 @@ export type LedgerEvent = z.output<typeof eventOut>;
 /** Every result says which project it used, and why when it fell back to org-wide. */
 export const projectOut = {
   project: nullableText.describe('The canonical project used, or null for org-wide.'),
-  notice: z.string().optional().describe('Set when the project given was not used.'),
+  notice: z
+    .string()
+    .optional()
+    .describe('What else to know: the project given was not used, the write went to the shared agent.'),
 };
 
 /** Optional arguments every write tool takes. */

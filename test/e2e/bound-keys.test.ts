@@ -42,10 +42,15 @@ describe.each(TARGETS)('agent-bound keys on %s', (db) => {
         await anonymous.call('plan', { title: 'rotate the CI runners', steps: [{ text: 'drain' }] }),
         await anonymous.call('artifact_put', { name: 'runners.txt', content: 'r1 r2' }),
       ];
-      for (const r of wrote) expect(r.text).toContain(note);
+      for (const r of wrote) {
+        expect(r.text).toContain(note);
+        // Claude Code and Codex show the model the structured content, not the text
+        expect(r.structured.notice).toMatch(/^written as the shared agent "default", since the call named no agent/);
+      }
       // a bound key without a header is its agent, and a named agent is itself: no note
       const bound = await alice.call('remember', { content: 'alice: the runners drain at noon' });
       expect(bound.text).not.toContain('shared agent');
+      expect(bound.structured).not.toHaveProperty('notice');
     } finally {
       await anonymous.close();
     }

@@ -61,6 +61,10 @@ describe.each(TARGETS)('scoped supersession on %s', (db) => {
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toContain(`It replaces org entry ${yarn} in project ${SHOP} only`);
     expect(r.text).toContain('everywhere else it stays current');
+    // what the text says reaches clients that show the model the structured content too
+    expect(r.structured.notice).toBe(
+      `It replaces org entry ${yarn} in project ${SHOP} only: there it leaves default recall; everywhere else it stays current.`,
+    );
     pnpm = entryId(r);
   });
   afterAll(async () => {

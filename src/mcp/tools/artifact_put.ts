@@ -3,8 +3,8 @@ import { base64ToBytes } from '../../domain/crypto';
 import { Invalid } from '../../domain/errors';
 import { artifactPutInput } from '../../domain/operations';
 import { artifactOut, projectOut } from '../../domain/schemas';
-import { defineTool, projectFields, WRITE } from '../tool';
-import { where, withNotice, writeNotice } from './render';
+import { defineTool, WRITE } from '../tool';
+import { where, withNotice, writeFields } from './render';
 
 export const artifactPut = defineTool({
   name: 'artifact_put',
@@ -30,10 +30,10 @@ export const artifactPut = defineTool({
       scope: input.scope,
       metadata: input.metadata,
     });
-    const p = projectFields(ctx.project, r.project);
     const a = r.artifact;
+    const { fields, notes } = writeFields(ctx, r.project, a.agent);
     const text = `Stored artifact "${a.name}" version ${a.version}, ${a.size} bytes, ${a.content_type} (${where(a)}; id ${a.id}).`;
-    return { structured: { artifact: a, ...p }, text: withNotice(text, writeNotice(ctx, p.notice, a.agent)) };
+    return { structured: { artifact: a, ...fields }, text: withNotice(text, notes) };
   },
 });
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { planInput } from '../../domain/operations';
 import { entryOut, projectOut } from '../../domain/schemas';
 import { nextText, summarise } from '../../domain/summary';
-import { defineTool, projectFields, WRITE } from '../tool';
-import { where, withNotice, writeNotice } from './render';
+import { defineTool, WRITE } from '../tool';
+import { where, withNotice, writeFields } from './render';
 
 export const plan = defineTool({
   name: 'plan',
@@ -16,18 +16,15 @@ export const plan = defineTool({
   async handler(input, ctx) {
     const { project: _, ...args } = input;
     const r = await ctx.service.plan(ctx.who, args);
-    const p = projectFields(ctx.project, r.project);
     const e = r.entry;
+    const { fields, notes } = writeFields(ctx, r.project, e.agent);
     const s = summarise(e);
     const head = input.id ? `Updated the plan to version ${e.version}` : `Created plan ${e.id}`;
     const progress = s.plan ? ` ${s.plan.done}/${s.plan.total} steps done.` : '';
     const next = s.plan ? nextText(s.plan) : '';
     return {
-      structured: { entry: e, ...p },
-      text: withNotice(
-        `${head}: ${e.title} [${e.status}] (${where(e)}).${progress}${next}`,
-        writeNotice(ctx, p.notice, e.agent),
-      ),
+      structured: { entry: e, ...fields },
+      text: withNotice(`${head}: ${e.title} [${e.status}] (${where(e)}).${progress}${next}`, notes),
     };
   },
 });

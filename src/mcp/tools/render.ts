@@ -2,7 +2,7 @@
 import { DEFAULT_AGENT, nameText } from '../../domain/agents';
 import type { Entry } from '../../domain/schemas';
 import { nextText, summarise } from '../../domain/summary';
-import type { ToolContext } from '../tool';
+import { projectFields, type ToolContext } from '../tool';
 
 export function where(e: { scope: string; project: string | null }): string {
   return e.project ? `${e.scope} scope, project ${e.project}` : `${e.scope} scope`;
@@ -44,5 +44,20 @@ export function writeNotice(ctx: ToolContext, notice: string | undefined, author
     ctx.caller.agentSource === 'default' && author === DEFAULT_AGENT
       ? `written as the shared agent "${DEFAULT_AGENT}", since the call named no agent; send the X-Svc-Agent header with your own name so your writes are yours (and your private notes only yours)`
       : undefined;
-  return [notice, shared].filter(Boolean).join('\nNote: ') || undefined;
+  return joinNotes(notice, shared);
 }
+
+/**
+ * A write's result fields: the project used and the write's notes, as `notice`. Claude Code and
+ * Codex hand the model a result's structured content, not its text (docs/design.md, "What the
+ * model reads"), so what the text notes must be in the structure too. `more` comes first: a note
+ * the text says in its main sentence.
+ */
+export function writeFields(ctx: ToolContext, used: string | null, author: string, more?: string) {
+  const p = projectFields(ctx.project, used);
+  const notes = writeNotice(ctx, p.notice, author);
+  const notice = joinNotes(more, notes);
+  return { fields: { project: p.project, ...(notice ? { notice } : {}) }, notes };
+}
+
+const joinNotes = (...notes: (string | undefined)[]) => notes.filter(Boolean).join('\nNote: ') || undefined;

@@ -1,8 +1,8 @@
 /** remember, observe, decide and note share one write path; each file declares its own schema. */
 import type { WriteTool } from '../../domain/memory';
 import type { WriteArgs } from '../../domain/operations';
-import { projectFields, type ToolContext } from '../tool';
-import { where, withNotice, writeNotice } from './render';
+import type { ToolContext } from '../tool';
+import { where, withNotice, writeFields } from './render';
 
 export async function writeEntry(
   tool: WriteTool,
@@ -12,15 +12,16 @@ export async function writeEntry(
 ) {
   const { project: _ignored, ...rest } = input;
   const r = await ctx.service.write(tool, ctx.who, rest);
-  const p = projectFields(ctx.project, r.project);
   const e = r.entry;
+  const only = r.replacedFor
+    ? `It replaces org entry ${e.supersedes} in project ${r.replacedFor} only: there it leaves default recall; everywhere else it stays current.`
+    : undefined;
   const replaces = !e.supersedes
     ? ''
-    : r.replacedFor
-      ? ` It replaces org entry ${e.supersedes} in project ${r.replacedFor} only: there it leaves default recall; everywhere else it stays current.`
-      : ' It replaces the entry named in supersedes, which now leaves default recall.';
+    : ` ${only ?? 'It replaces the entry named in supersedes, which now leaves default recall.'}`;
+  const { fields, notes } = writeFields(ctx, r.project, e.agent, only);
   const text = r.deduplicated
     ? `Already remembered as ${e.id} (${where(e)}); nothing new was stored.`
     : `${verb} ${e.id} (${where(e)}).${replaces}`;
-  return { entry: e, deduplicated: r.deduplicated, ...p, text: withNotice(text, writeNotice(ctx, p.notice, e.agent)) };
+  return { entry: e, deduplicated: r.deduplicated, ...fields, text: withNotice(text, notes) };
 }
