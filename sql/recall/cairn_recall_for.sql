@@ -62,6 +62,7 @@ DECLARE
   v_anchored uuid[];
   v_at timestamptz := (p_args->>'as_of')::timestamptz;
   v_stale constant float8 := 0.8;
+  v_heir constant float8 := 1;
 BEGIN
   -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at); the
   -- project read, for what replaced an org entry there (cairn_replacement)
@@ -158,20 +159,33 @@ BEGIN
   END IF;
 
   -- phase 2: the candidates the read may see, scored in full, best first; an entry that may be
-  -- stale (a newer entry changed one of its paths) weighs half
+  -- stale (a newer entry changed one of its paths) weighs v_stale. A candidate the read would see
+  -- but for having been replaced lends v_heir × its score to its replacement (cairn_recall_heir):
+  -- the current word on what it was about; an entry keeps the larger of its own score and the
+  -- loans. Not in a read of what is anchored to paths: the replacement need not be.
   IF v_cand IS NOT NULL THEN
-    SELECT array_agg(c.id ORDER BY c.score DESC, c.id DESC), array_agg(c.score ORDER BY c.score DESC, c.id DESC)
+    SELECT array_agg(h.id ORDER BY h.score DESC, h.id DESC), array_agg(h.score ORDER BY h.score DESC, h.id DESC)
       INTO v_ids, v_scores
-      FROM (SELECT e.id,
-                   (cairn_recall_score(v_org, e.id, cairn_posting_key(e.scope, e.project, e.agent), e.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
-                     * CASE WHEN e.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
-                     + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
-                                   WHERE e.search @@ p.q)
-                     + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
-                                 WHERE e.search @@ l.q))
-                   * CASE WHEN e.paths IS NULL THEN 1 WHEN cairn_entry_stale(e) IS NOT NULL THEN v_stale ELSE 1 END AS score
-            FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand) AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
-            OFFSET 0) c; -- a fence: flattened, the score would be computed once per aggregate
+      FROM (SELECT coalesce(c.heir, c.id) AS id,
+                   max((cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
+                         * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
+                         + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
+                                       WHERE c.search @@ p.q)
+                         + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
+                                     WHERE c.search @@ l.q))
+                       * CASE WHEN c.paths IS NULL THEN 1 WHEN cairn_entry_stale(c.e) IS NOT NULL THEN v_stale ELSE 1 END
+                       * CASE WHEN c.heir IS NULL THEN 1 ELSE v_heir END) AS score
+            FROM (SELECT v.*, CASE WHEN NOT v.current AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
+                    THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
+                  FROM (SELECT e.id, e.kind, e.search, e.paths, e.scope, e.project, e.agent, e,
+                               cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
+                        FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
+                          -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them
+                          AND cairn_recall_visible(e, p_agent, v_scope, v_proj, true, NULL, NULL, NULL, NULL, NULL, v_at)
+                        OFFSET 0) v
+                  OFFSET 0) c -- fences: flattened, the score and the heir would be computed more than once a row
+            WHERE c.current OR c.heir IS NOT NULL
+            GROUP BY 1) h;
   END IF;
 
   -- phase 3: context from the threads of work of the best v_sources (not when the read asked for

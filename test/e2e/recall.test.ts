@@ -127,6 +127,47 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('finds a replacement by the words of what it replaced, where the reader may see both', async () => {
+    const chain = await t.createOrg('chain');
+    const mine = await connect('v2', t.mcpUrl, { key: chain.key, agent: 'ranker', project: '/app/mobile' });
+    const other = await connect('v2', t.mcpUrl, { key: chain.key, agent: 'other', project: '/app/mobile' });
+    const ask = async (who: McpSession, query: string, extra: Record<string, unknown> = {}) =>
+      ((await who.call('recall', { query, ...extra })).structured.hits as { id: string }[]).map((h) => h.id);
+    try {
+      const old = entryId(
+        await mine.call('remember', { content: 'The mobile app pins its toolkit with FVM at 3.22.3.' }),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+      const between = new Date().toISOString();
+      await new Promise((r) => setTimeout(r, 20));
+      // the replacement shares no word with the question: it is found through what it replaced
+      const now = entryId(
+        await mine.call('remember', { content: 'Bumped to 3.27.1 for the Impeller fix.', supersedes: old }),
+      );
+      const question = 'which toolkit version does the mobile app pin?';
+      expect(await ask(mine, question)).toEqual([now]);
+      expect(await ask(other, question)).toEqual([now]);
+      // as it stood before, the entry itself; asked for the replaced versions too, each by its own
+      // words (the replacement as the context of its thread)
+      expect(await ask(mine, question, { as_of: between })).toEqual([old]);
+      expect(await ask(mine, question, { include_superseded: true })).toEqual([old, now]);
+      // filters hold for the replacement: a read of decisions gets none
+      expect(await ask(mine, question, { kinds: ['decision'] })).toEqual([]);
+      // a private chain lends nothing to a reader who may not see it
+      const hint = entryId(
+        await mine.call('remember', { content: 'my local broker listens on port 18830', scope: 'agent' }),
+      );
+      const moved = entryId(
+        await mine.call('remember', { content: 'moved it again, now 18840', scope: 'agent', supersedes: hint }),
+      );
+      expect((await ask(mine, 'local broker port'))[0]).toBe(moved);
+      expect(await ask(other, 'local broker port')).toEqual([]);
+    } finally {
+      await mine.close();
+      await other.close();
+    }
+  });
+
   it('reads every project of an org of many projects', async () => {
     const many = await t.createOrg('many');
     const m = await connect('v2', t.mcpUrl, { key: many.key, agent: 'ranker' });
