@@ -64,7 +64,7 @@ const INTENTS: [RegExp, Kind[]][] = [
     ['memory'],
   ],
   [
-    /\b(plans?|planned|roadmap|next steps?|status|progress|done yet|finished|remaining|what'?s left|todo|milestones?)\b/,
+    /\b(plans?|planned|roadmap|next steps?|status|progress|done yet|finish\w*|remain\w*|what'?s left|todo|milestones?)\b/,
     ['plan'],
   ],
 ];

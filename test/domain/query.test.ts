@@ -61,6 +61,9 @@ describe('the kinds a question asks for', () => {
     ['how was the webhook signature error fixed?', ['observation', 'memory', 'decision']],
     ['how do we name migrations here?', ['memory']],
     ['is the payments migration plan done yet?', ['plan']],
+    // every form of a status word: "remains" as well as "remaining"
+    ['what remains on the outbox work?', ['plan']],
+    ['has the rollout finished?', ['plan']],
     ['postgres version', []],
   ])('%s', (query, kinds) => {
     expect(kindsAskedFor(query).sort()).toEqual([...kinds].sort());
