@@ -181,13 +181,29 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`wrangler dev did not become healthy in 60 s:\n${output}`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port for `wrangler dev`, which binds it seconds after it is chosen. Every other server of the
+ * tests listens on port 0 and gets one of the kernel's ephemeral ports (32768–60999), so a port of
+ * that range freed here could be taken in between by another test's server, whose /healthz then
+ * answers for a Worker that never started (seen once in CI: a suite's keys were refused by the
+ * wrong server). These are below that range, and each vitest worker has its own 500, taken from a
+ * random start (each test file loads this module again; a port just closed may still hold
+ * connections in TIME_WAIT).
+ */
+let nextPort = Math.floor(Math.random() * 500);
+async function freePort(): Promise<number> {
+  const base = 20_000 + (Number(process.env.VITEST_POOL_ID ?? 0) % 20) * 500;
+  for (let tries = 0; tries < 500; tries++) {
+    const port = base + (nextPort++ % 500);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${base}–${base + 499}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
