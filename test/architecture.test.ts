@@ -36,7 +36,7 @@ const MAX_LINES = 400;
  * Node's built-ins: pure modules that import nothing. It never loads the server, storage,
  * dashboard or a database driver, and only the `cairn` entry (bin/cairn.js) loads it.
  */
-const AGENT_MAY_IMPORT = ['src/domain/vocabulary.ts'];
+const AGENT_MAY_IMPORT = ['src/domain/terms.ts', 'src/domain/vocabulary.ts'];
 /**
  * What src/operator (the operator's actions, export and import: the CLI, /admin and the dashboard
  * use them, on Node and on Workers) may not import: a runtime or an entry, the outer layers that

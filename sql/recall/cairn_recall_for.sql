@@ -63,6 +63,9 @@ DECLARE
   v_at timestamptz := (p_args->>'as_of')::timestamptz;
   v_stale constant float8 := 0.8;
   v_heir constant float8 := 1;
+  v_gate boolean;
+  v_evidence tsquery;
+  v_evident boolean[];
 BEGIN
   -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at); the
   -- project read, for what replaced an org entry there (cairn_replacement)
@@ -96,15 +99,36 @@ BEGIN
   -- ones (another agent's private entries weigh nothing: docs/design.md, "Private means absent")
   SELECT greatest(sum(docs), 1), CASE WHEN sum(docs) > 0 THEN greatest(sum(lexemes)::float8 / sum(docs), 1) ELSE 1 END
     INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org AND agent_key IN ('', coalesce(p_agent, ''));
-  -- the query's terms (cairn_recall_terms), rarest first, each with its concept
+  -- the query's terms (cairn_recall_terms), rarest first, each with its concept; and the evidence:
+  -- when the service names the query's telling words (p_args->'evidence': its words less common
+  -- English and the language of a request, and the vocabulary's phrases: domain/terms.ts), a hit
+  -- must hold one of their concepts — the word, a synonym or other form of it, or a longer word it
+  -- begins — or be in the thread of a hit that does (v_evidence; v_gate). An entry that shares
+  -- only "write", "way" and "example" with "write an example of a closure, the short way" is no
+  -- answer to it. The other words still weigh in the score. Not in a read of what is anchored to
+  -- paths: the paths chose the entries.
+  v_gate := jsonb_array_length(coalesce(p_args->'evidence', '[]')) > 0 AND v_anchored IS NULL;
+  WITH t AS (
+    SELECT * FROM cairn_recall_terms(v_org, p_agent, v_query, p_args->'groups', v_expansion, v_prefixes)
+  ), said AS (
+    -- the words come split at punctuation and camelCase already (terms.ts wordsOf)
+    SELECT tsvector_to_array(to_tsvector('english', string_agg(w, ' '))) AS l
+    FROM jsonb_array_elements_text(CASE WHEN v_gate THEN p_args->'evidence' ELSE '[]' END) AS w
+  ), told AS (
+    SELECT DISTINCT t.term_group AS g FROM t, said
+    WHERE t.lexeme = ANY(said.l)
+       OR EXISTS (SELECT 1 FROM unnest(said.l) AS w(l)
+                  WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l))
+  )
   SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
          array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
          array_agg(t.weight * ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, t.lexeme),
          array_agg(t.df ORDER BY t.df, t.lexeme),
          array_agg(t.term_group ORDER BY t.df, t.lexeme),
-         array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme)
-    INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms
-    FROM cairn_recall_terms(v_org, p_agent, v_query, p_args->'groups', v_expansion, v_prefixes) t;
+         array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme),
+         string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery
+    INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence
+    FROM t;
   -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
   WITH words AS (
     SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
@@ -163,10 +187,14 @@ BEGIN
   -- but for having been replaced lends v_heir × its score to its replacement (cairn_recall_heir):
   -- the current word on what it was about; an entry keeps the larger of its own score and the
   -- loans. Not in a read of what is anchored to paths: the replacement need not be.
+  IF v_gate AND v_evidence IS NULL THEN
+    v_cand := NULL; -- no entry the reader may see holds a telling word
+  END IF;
   IF v_cand IS NOT NULL THEN
-    SELECT array_agg(h.id ORDER BY h.score DESC, h.id DESC), array_agg(h.score ORDER BY h.score DESC, h.id DESC)
-      INTO v_ids, v_scores
-      FROM (SELECT coalesce(c.heir, c.id) AS id,
+    SELECT array_agg(h.id ORDER BY h.score DESC, h.id DESC), array_agg(h.score ORDER BY h.score DESC, h.id DESC),
+           array_agg(h.evident ORDER BY h.score DESC, h.id DESC)
+      INTO v_ids, v_scores, v_evident
+      FROM (SELECT coalesce(c.heir, c.id) AS id, bool_or(NOT v_gate OR coalesce(c.search @@ v_evidence, false)) AS evident,
                    max((cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                          * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                          + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
@@ -199,10 +227,10 @@ BEGIN
       -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters: a range on
       -- created_at alone, which no other index serves (with the id too, a planner that saw one org
       -- could walk the primary key through other orgs' rows).
-      SELECT x.id, x.source_score, row_number() OVER (
+      SELECT x.id, x.source_score, x.source_evident, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
-      FROM (SELECT s.id AS source, s.score AS source_score, n.id, n.at, n.before, n.visible
-            FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources]) AS s(id, score)
+      FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident, n.id, n.at, n.before, n.visible
+            FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
             JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
               (SELECT e.id, e.created_at AS at, true AS before, e.project_key = src.project_key AND e.agent = src.agent
@@ -221,20 +249,22 @@ BEGIN
             WHERE s.score > 0) x
       WHERE x.visible
     ), boosts AS (
-      SELECT n.id, max(n.source_score * CASE n.distance WHEN 1 THEN v_context ELSE v_context2 END) AS boost
+      SELECT n.id, max(n.source_score * CASE n.distance WHEN 1 THEN v_context ELSE v_context2 END) AS boost,
+             bool_or(n.source_evident) AS evident
       FROM near n WHERE n.distance <= 2 GROUP BY n.id
     ), ranked AS (
-      SELECT r.id, max(r.score) AS score FROM (
+      SELECT r.id, max(r.score) AS score, bool_or(r.evident) AS evident FROM (
         -- a candidate keeps the larger of its own score and its boost; a neighbour that is not a
         -- candidate has the boost (had its own words weighed more, it would have been a candidate)
-        SELECT u.id, u.score FROM unnest(v_ids, v_scores) AS u(id, score)
+        SELECT u.id, u.score, u.evident FROM unnest(v_ids, v_scores, v_evident) AS u(id, score, evident)
         UNION ALL
-        SELECT b.id, b.boost FROM boosts b
+        SELECT b.id, b.boost, b.evident FROM boosts b
         ) r
       GROUP BY r.id ORDER BY max(r.score) DESC, r.id DESC LIMIT v_rescore
     )
+    -- the ranking stands; what holds no telling word and is in no thread of a hit that does goes
     SELECT array_agg(r.id ORDER BY r.score DESC, r.id DESC), array_agg(r.score ORDER BY r.score DESC, r.id DESC)
-      INTO v_ids, v_scores FROM ranked r;
+      INTO v_ids, v_scores FROM ranked r WHERE r.evident;
   END IF;
 
   -- semantic recall, when the service sends the query's vector: the entries nearest to it, fused

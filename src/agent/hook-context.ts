@@ -1,9 +1,9 @@
 /** What a hook event is given and answers (hook.ts runs the events). */
 
+import { wordsOf } from '../domain/terms';
 import { vocabularyGroups } from '../domain/vocabulary';
 import { clean } from './block';
 import { type AgentConfig, AgentError } from './config';
-import { wordsOf } from './terms';
 
 export type Client = 'claude-code' | 'codex';
 

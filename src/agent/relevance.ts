@@ -14,8 +14,9 @@
  *   between stack and heap memory", and in "the Grafana Cloud stack"). Three words of a long
  *   prompt in one entry make a topic, however long the prompt.
  */
+
+import { stem, tellingTerms, wordsOf } from '../domain/terms';
 import { vocabularyGroups } from '../domain/vocabulary';
-import { stem, tellingTerms, wordsOf } from './terms';
 
 export interface Candidate {
   score: number;

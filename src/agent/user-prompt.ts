@@ -3,6 +3,8 @@
  * not injected before in this session, at most `BUDGET` characters in all, each checked against
  * the working tree. A prompt with no telling word ("continue", "thanks, looks good") costs no call.
  */
+
+import { tellingTerms } from '../domain/terms';
 import { attribution, BLOCK_OVERHEAD, clean, memoryBlock } from './block';
 import { AgentError, cacheDir } from './config';
 import { dirtyState, findRepo, projectOf } from './git';
@@ -10,7 +12,6 @@ import { budget, type HookAnswer, type HookContext, str, warmUp } from './hook-c
 import { callTool } from './mcp';
 import { type Candidate, entriesOf, fittingHits } from './relevance';
 import { loadState, type SessionState, saveState, startedAt } from './state';
-import { tellingTerms } from './terms';
 import { changeMarks } from './verify';
 
 /** What one prompt may bring in at most, block included. */

@@ -337,7 +337,7 @@ export interface StoreOps {
   };
   recall: {
     /** groups: the query's words with their synonyms and verb forms; prefer_kinds: the kinds it asks for (domain/query.ts). */
-    args: RecallArgs & EmbeddingArgs & { groups?: string[][]; prefer_kinds?: Kind[] };
+    args: RecallArgs & EmbeddingArgs & { groups?: string[][]; prefer_kinds?: Kind[]; evidence?: string[] };
     result: { hits: Hit[]; project: string | null; scope: Scope };
   };
   space: {

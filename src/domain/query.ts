@@ -5,6 +5,7 @@
  * abbreviations and synonyms (vocabulary.ts), and the kinds of entry it asks for.
  */
 import type { Kind } from './schemas';
+import { evidenceWords } from './terms';
 import { vocabularyGroups } from './vocabulary';
 
 const IRREGULAR = `arise arose arisen|awake awoke awoken|bear bore born borne|beat beaten|become became
@@ -81,8 +82,20 @@ export function kindsAskedFor(query: string): Kind[] {
   return [...kinds];
 }
 
-/** What recall's ranking takes of a query, for agents and the dashboard alike. */
-export function rankedQuery(query: string): { query: string; groups: string[][]; prefer_kinds: Kind[] } {
+/**
+ * What recall's ranking takes of a query, for agents and the dashboard alike. `evidence`: the
+ * words a hit must hold one of (terms.ts `evidenceWords`), with the vocabulary's phrases and what
+ * they stand for (a phrase of the trade tells, even one made of common words: "on my machine";
+ * "pg" tells, though too short a word, and an org that never wrote it wrote "PostgreSQL"); none
+ * when the query has none, and then every hit counts.
+ */
+export function rankedQuery(query: string): {
+  query: string;
+  groups: string[][];
+  prefer_kinds: Kind[];
+  evidence?: string[];
+} {
   const q = query.trim();
-  return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q) };
+  const evidence = [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
+  return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q), ...(evidence.length ? { evidence } : {}) };
 }

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FLOOR, fittingHits, RELATIVE, rareWordIdf } from '../../src/agent/relevance';
-import { stem, tellingTerms, wordsOf } from '../../src/agent/terms';
+import { stem, tellingTerms, wordsOf } from '../../src/domain/terms';
 
 const hit = (score: number, content: string, more: Record<string, unknown> = {}) => ({ score, content, ...more });
 

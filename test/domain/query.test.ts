@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kindsAskedFor, termGroups } from '../../src/domain/query';
+import { kindsAskedFor, rankedQuery, termGroups } from '../../src/domain/query';
 import { vocabularyGroups, vocabularyTerms } from '../../src/domain/vocabulary';
 
 describe('recall query expansion', () => {
@@ -51,6 +51,26 @@ describe('recall query expansion', () => {
   it('brings nothing for words the vocabulary does not know', () => {
     expect(termGroups('xylophone quagmire')).toEqual([]);
     expect(termGroups('')).toEqual([]);
+  });
+});
+
+describe('the words a hit must hold one of', () => {
+  it('are the words of a question less the language of a request', () => {
+    expect(rankedQuery('write an example of a closure, the short way').evidence).toEqual(['closure', 'short']);
+    expect(rankedQuery('Why did we move away from Prisma?').evidence).toEqual(['prisma']);
+  });
+
+  it("count everyday words, which a personal memory is about, and the vocabulary's phrases with what they stand for", () => {
+    expect(rankedQuery('what books has Melanie read?').evidence).toEqual(['books', 'melanie', 'read']);
+    expect(rankedQuery('How do we roll back a release?').evidence).toEqual(
+      expect.arrayContaining(['roll', 'release', 'roll back', 'rollback', 'deploy']),
+    );
+    expect(rankedQuery('PG version').evidence).toEqual(expect.arrayContaining(['version', 'pg', 'postgresql']));
+  });
+
+  it('are none for a question made of the language of a request alone, and then every hit counts', () => {
+    expect(rankedQuery('can you write an example?')).not.toHaveProperty('evidence');
+    expect(rankedQuery('')).not.toHaveProperty('evidence');
   });
 });
 

@@ -68,6 +68,30 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     expect((await top(''))[0]).toBe(ids.camel);
   });
 
+  it('leaves out what shares only the language of a request with the question', async () => {
+    const dev = await connect('v2', t.mcpUrl, { key, agent: 'ranker', project: '/repo/evidence' });
+    try {
+      const say = async (content: string) =>
+        ((await dev.call('remember', { content })).structured.entry as { id: string }).id;
+      const changelog = await say('Write the changelog entry before tagging; an example is in docs/CHANGELOG.md.');
+      const ask = async (query: string) =>
+        ((await dev.call('recall', { query })).structured.hits as { id: string }[]).map((h) => h.id);
+      // "write" and "example" match, but say nothing of closures: no hit rather than a wrong one
+      expect(await ask('write an example of a closure, the short way')).toEqual([]);
+      // written by another agent, so the changelog is no context of it
+      const other = await connect('v2', t.mcpUrl, { key, agent: 'other', project: '/repo/evidence' });
+      const closure = entryId(
+        await other.call('remember', { content: 'The pricing closure captures the basket by reference: copy it.' }),
+      );
+      await other.close();
+      expect(await ask('write an example of a closure, the short way')).toEqual([closure]);
+      // a question of request words alone has nothing to hold a hit to: every match counts
+      expect(await ask('can you write an example?')).toContain(changelog);
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('brings the memories written next to a match as context, ranked below it', async () => {
     const conv = await connect('v2', t.mcpUrl, { key: key, agent: 'ranker', project: '/chat/one' });
     try {
@@ -202,8 +226,8 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const before = await read();
     await t.pg?.query('SELECT cairn_rebuild_recall_index($1)', [orgId]);
     expect(await read()).toEqual(before);
-    // 24 memories + 1 plan − 2 forgotten, counted per visibility (shared, and each agent's private ones)
-    expect((before[1] ?? []).reduce((n, r) => n + Number(r.docs), 0)).toBe(23);
+    // 26 memories + 1 plan − 2 forgotten, counted per visibility (shared, and each agent's private ones)
+    expect((before[1] ?? []).reduce((n, r) => n + Number(r.docs), 0)).toBe(25);
     expect(before[2]?.some((r) => r.lexeme === '#scripts/deploy.sh')).toBe(true);
   });
 });

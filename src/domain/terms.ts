@@ -3,7 +3,8 @@
  * around its subject ("can you look at …", "thanks, now …"): those words are rare in a team's
  * memory, so recall's idf weighs them high, yet sharing one says nothing about fit. What is left
  * once English's common words are gone — names, identifiers, the trade's terms ("lint",
- * "webhook", "Kysely") — is what a hit must share to be injected unasked (relevance.ts).
+ * "webhook", "Kysely") — is what a hit must share to be injected unasked (relevance.ts); and
+ * what recall asks any hit to hold one of (query.ts `rankedQuery`, cairn_recall_for).
  */
 
 /**
@@ -12,7 +13,7 @@
  * review). The trade's nouns (test, build, deploy, error, lint, database) are not here: they are
  * what memories are about, and recall's idf weighs them.
  */
-const COMMON = `
+const REQUEST = `
 a about above across actually after again against ago ahead all almost along already also although always am
 among an and another any anybody anyone anything anyway anywhere are around as ask asked asking at away
 back bad be became because become been before began begin behind being below best better between big bit
@@ -43,6 +44,13 @@ instead issue issues kind latest let maybe mention move nothing ones opinion opt
 others person plan problem problems question questions ready real reason remove removed replace review run
 running runs save seem small somehow speed step steps still suggestion summarize summary sure task tasks
 thing try update updated view whatever word words write writing wrote yourself
+`;
+
+/**
+ * Everyday life and time: said around a coding request ("thanks, back from lunch"), so no sign
+ * that an entry fits one; yet what a personal memory is about ("what books has Melanie read?").
+ */
+const EVERYDAY = `
 read reads reading book books story life family friend friends child children kid kids people person man
 woman men women girl boy mother father parent parents home house school student teacher game games
 play played playing music song movie film art sport sports food dinner lunch city country world travel
@@ -62,10 +70,16 @@ january february march april may june july august september october november dec
 monday tuesday wednesday thursday friday saturday sunday
 `;
 
+const setOf = (text: string) => new Set(text.split(/\s+/).filter(Boolean));
 let common: Set<string> | undefined;
+let request: Set<string> | undefined;
 const commonWords = () => {
-  common ??= new Set(COMMON.split(/\s+/).filter(Boolean));
+  common ??= setOf(`${REQUEST} ${EVERYDAY}`);
   return common;
+};
+const requestWords = () => {
+  request ??= setOf(REQUEST);
+  return request;
 };
 
 /**
@@ -135,12 +149,24 @@ export function wordsOf(text: string): string[] {
  * words and short numbers (a version like "18" or a "v2" says little alone).
  */
 export function tellingTerms(prompt: string): string[] {
-  const words = commonWords();
+  return [...new Set(wordsLess(prompt, commonWords()).map(stem))];
+}
+
+/**
+ * The words of a question an entry must hold one of to answer it (recall's evidence,
+ * cairn_recall_for), as written: as tellingTerms, but everyday words count — "book" says nothing
+ * of a coding prompt, yet "what books has Melanie read?" asks about books.
+ */
+export function evidenceWords(query: string): string[] {
+  return wordsLess(query, requestWords());
+}
+
+/** A text's words less `words`, less one- and two-letter words and short numbers; each once. */
+function wordsLess(text: string, words: Set<string>): string[] {
   const out = new Set<string>();
-  for (const w of wordsOf(prompt)) {
-    if (w.length < 3 || words.has(w) || /^\d{1,3}$/.test(w)) continue;
-    const s = stem(w);
-    if (!words.has(s)) out.add(s);
+  for (const w of wordsOf(text)) {
+    if (w.length < 3 || words.has(w) || /^\d{1,3}$/.test(w) || words.has(stem(w))) continue;
+    out.add(w);
   }
   return [...out];
 }
