@@ -101,12 +101,12 @@ BEGIN
     INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org AND agent_key IN ('', coalesce(p_agent, ''));
   -- the query's terms (cairn_recall_terms), rarest first, each with its concept; and the evidence:
   -- when the service names the query's telling words (p_args->'evidence': its words less common
-  -- English and the language of a request, and the vocabulary's phrases: domain/terms.ts), a hit
-  -- must hold one of their concepts — the word, a synonym or other form of it, or a longer word it
-  -- begins — or be in the thread of a hit that does (v_evidence; v_gate). An entry that shares
-  -- only "write", "way" and "example" with "write an example of a closure, the short way" is no
-  -- answer to it. The other words still weigh in the score. Not in a read of what is anchored to
-  -- paths: the paths chose the entries.
+  -- English and the language of a request, and the vocabulary's phrases with what they stand for:
+  -- domain/query.ts rankedQuery), a hit must hold one of their concepts — the word, a synonym or
+  -- other form of it, or a longer word it begins — or be in the thread of a hit that does
+  -- (v_evidence; v_gate). An entry that shares only "write", "way" and "example" with "write an
+  -- example of a closure, the short way" is no answer to it. The other words still weigh in the
+  -- score. Not in a read of what is anchored to paths: the paths chose the entries.
   v_gate := jsonb_array_length(coalesce(p_args->'evidence', '[]')) > 0 AND v_anchored IS NULL;
   WITH t AS (
     SELECT * FROM cairn_recall_terms(v_org, p_agent, v_query, p_args->'groups', v_expansion, v_prefixes)
