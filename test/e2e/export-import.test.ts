@@ -81,7 +81,10 @@ describe.each(PAIRS)('export from %s, import into %s', (fromDb, toDb) => {
   let bob: McpSession;
 
   beforeAll(async () => {
-    [from, to] = await Promise.all([startTestServer(fromDb), startTestServer(toDb)]);
+    // one after the other: an embedded database's start holds the event loop for seconds on a slow
+    // machine, and a Postgres connection opened meanwhile timed out (5 s) with its answer unread
+    from = await startTestServer(fromDb);
+    to = await startTestServer(toDb);
     const org = await from.createOrg('walrus works');
     orgId = org.orgId;
     ann = await connect('v2', from.mcpUrl, { key: org.key, agent: 'ann' });

@@ -73,7 +73,9 @@ describe.each(DB_KINDS)('an import into %s checks every row before it keeps any'
   }
 
   beforeAll(async () => {
-    [from, to] = await Promise.all([startTestServer('pglite'), startTestServer(db)]);
+    // one after the other, as export-import.test.ts says why
+    from = await startTestServer('pglite');
+    to = await startTestServer(db);
     const org = await from.createOrg('crafted');
     const s = await connect('v2', from.mcpUrl, { key: org.key, agent: 'ann' });
     try {
