@@ -66,6 +66,7 @@ DECLARE
   v_gate boolean;
   v_evidence tsquery;
   v_evident boolean[];
+  v_said tsquery;
 BEGIN
   -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at); the
   -- project read, for what replaced an org entry there (cairn_replacement)
@@ -126,8 +127,9 @@ BEGIN
          array_agg(t.df ORDER BY t.df, t.lexeme),
          array_agg(t.term_group ORDER BY t.df, t.lexeme),
          array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme),
-         string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery
-    INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence
+         string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery,
+         string_agg(quote_literal(t.lexeme), ' | ')::tsquery -- any of its terms: a neighbour says something of it
+    INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence, v_said
     FROM t;
   -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
   WITH words AS (
@@ -227,20 +229,23 @@ BEGIN
       -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters: a range on
       -- created_at alone, which no other index serves (with the id too, a planner that saw one org
       -- could walk the primary key through other orgs' rows).
-      SELECT x.id, x.source_score, x.source_evident, row_number() OVER (
+      SELECT x.id, x.source_score, x.source_evident, x.says, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
-      FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident, n.id, n.at, n.before, n.visible
+      FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
+                   n.id, n.at, n.before, n.visible, n.says
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
             JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
-              (SELECT e.id, e.created_at AS at, true AS before, e.project_key = src.project_key AND e.agent = src.agent
+              (SELECT e.id, e.created_at AS at, true AS before, e.search @@ v_said AS says,
+                 e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at >= src.created_at - v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
                FROM entries e WHERE e.org_id = v_org AND e.created_at < src.created_at
                  AND (e.scope <> 'agent' OR e.agent = p_agent)
                ORDER BY e.created_at DESC LIMIT v_window)
               UNION ALL
-              (SELECT e.id, e.created_at, false, e.project_key = src.project_key AND e.agent = src.agent
+              (SELECT e.id, e.created_at, false, e.search @@ v_said,
+                 e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at <= src.created_at + v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
                FROM entries e WHERE e.org_id = v_org AND e.created_at > src.created_at
@@ -249,7 +254,13 @@ BEGIN
             WHERE s.score > 0) x
       WHERE x.visible
     ), boosts AS (
-      SELECT n.id, max(n.source_score * CASE n.distance WHEN 1 THEN v_context ELSE v_context2 END) AS boost,
+      -- the next write lends v_context, the one after v_context2; one that holds no term of the
+      -- query lends as if a step further away (× v_context2 / v_context): an agent's next write on
+      -- another topic is no answer ("JNI crash report from a user on Windows" after the driver's
+      -- type mapping, to "minimum JDK for the driver?"), though a reply that repeats no word of the
+      -- question may be ("we called him Biscuit")
+      SELECT n.id, max(n.source_score * CASE n.distance WHEN 1 THEN v_context ELSE v_context2 END
+                       * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
              bool_or(n.source_evident) AS evident
       FROM near n WHERE n.distance <= 2 GROUP BY n.id
     ), ranked AS (

@@ -84,6 +84,10 @@ describe('the kinds a question asks for', () => {
     // every form of a status word: "remains" as well as "remaining"
     ['what remains on the outbox work?', ['plan']],
     ['has the rollout finished?', ['plan']],
+    // the state things are in now is what a memory or a decision records, not an event
+    ['which compilers does the engine support now?', ['memory', 'decision']],
+    ['are we still pinning numpy below 2?', ['memory', 'decision']],
+    ['current ORDER_TIMEOUT_MS value?', ['memory', 'decision']],
     ['postgres version', []],
   ])('%s', (query, kinds) => {
     expect(kindsAskedFor(query).sort()).toEqual([...kinds].sort());

@@ -116,6 +116,27 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('weighs a neighbour that says nothing of the question below one that does', async () => {
+    const org = await t.createOrg('thread');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/java/driver' });
+    try {
+      const note = async (content: string) => entryId(await dev.call('remember', { content }));
+      const before = await note('The driver registers itself through ServiceLoader.');
+      const match = await note('JDK 17 is the baseline for the driver.');
+      const after = await note('Lunch is at noon on Fridays.');
+      const hits = (await dev.call('recall', { query: 'JDK for the driver' })).structured.hits as {
+        id: string;
+        score: number;
+      }[];
+      // both are the match's next writes; the one about the driver lends more than the agent's
+      // next write on another topic, which stays on the page as context
+      expect(hits.map((h) => h.id)).toEqual([match, before, after]);
+      expect(hits[2]?.score).toBeLessThan(hits[1]?.score ?? 0);
+    } finally {
+      await dev.close();
+    }
+  });
+
   it("takes context only from the same agent's thread of work that the reader may see", async () => {
     const alice = await connect('v2', t.mcpUrl, { key: key, agent: 'alice', project: '/chat/two' });
     const bob = await connect('v2', t.mcpUrl, { key: key, agent: 'bob', project: '/chat/two' });
