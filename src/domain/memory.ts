@@ -188,13 +188,15 @@ export function createMemoryService(deps: MemoryDeps) {
 
     async recall(who: CallIdentity, input: RecallArgs) {
       const ranked = rankedQuery(input.query);
-      const r = await store.call('recall', who, {
-        ...input,
-        ...byAgent(input.agent),
-        ...ranked,
-        ...(await embedding(ranked.query)),
-      });
-      return { hits: r.hits.map((h) => withIsoTimes(h)), project: r.project, scope: r.scope };
+      const vector = await embedding(ranked.query);
+      const r = await store.call('recall', who, { ...input, ...byAgent(input.agent), ...ranked, ...vector });
+      // semantic: whether the entries were also searched by meaning (the query's vector was sent)
+      return {
+        hits: r.hits.map((h) => withIsoTimes(h)),
+        project: r.project,
+        scope: r.scope,
+        semantic: vector.embedding !== undefined,
+      };
     },
 
     async space(who: CallIdentity, input: SpaceArgs): Promise<SpaceResult> {

@@ -78,6 +78,15 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
         ((await dev.call('recall', { query })).structured.hits as { id: string }[]).map((h) => h.id);
       // "write" and "example" match, but say nothing of closures: no hit rather than a wrong one
       expect(await ask('write an example of a closure, the short way')).toEqual([]);
+      // and the model reads where recall looked and what to try next
+      const none = await dev.call('recall', { query: 'write an example of a closure, the short way' });
+      expect(none.text).toMatch(
+        /^No matching entries in project \S*evidence, the org-wide entries or yours\. Recall matches the words entries use \(names, identifiers, paths\), not their meaning: try other words, or scope "org" to search every project\.$/,
+      );
+      const filtered = await dev.call('recall', { query: 'changelog', scope: 'org', kinds: ['plan'] });
+      expect(filtered.text).toBe(
+        "No matching entries in the org's shared entries and yours that pass kinds. Recall matches the words entries use (names, identifiers, paths), not their meaning: try other words.",
+      );
       // written by another agent, so the changelog is no context of it
       const other = await connect('v2', t.mcpUrl, { key, agent: 'other', project: '/repo/evidence' });
       const closure = entryId(
