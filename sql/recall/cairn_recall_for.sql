@@ -119,7 +119,9 @@ BEGIN
     SELECT DISTINCT t.term_group AS g FROM t, said
     WHERE t.lexeme = ANY(said.l)
        OR EXISTS (SELECT 1 FROM unnest(said.l) AS w(l)
-                  WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l))
+                  WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l)
+                    -- as cairn_recall_terms expands them: not "db" for "dbt", nor "2" for "2024"
+                    AND length(w.l) >= 3 AND w.l !~ '^[0-9]+$')
   )
   SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
          array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),

@@ -101,6 +101,21 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('takes an abbreviation the org never wrote for itself and its synonyms, not for every word it begins', async () => {
+    const org = await t.createOrg('abbreviations');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/checkout' });
+    try {
+      const flaky = entryId(await dev.call('remember', { content: 'The checkout suite has a flaky test problem.' }));
+      const ask = async (query: string) =>
+        ((await dev.call('recall', { query })).structured.hits as { id: string }[]).map((h) => h.id);
+      // "PR" is no evidence of "problem", which says nothing of a pull request
+      expect(await ask('any problem with the PR?')).toEqual([]);
+      expect(await ask('any problem with the flaky suite?')).toEqual([flaky]);
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('brings the memories written next to a match as context, ranked below it', async () => {
     const conv = await connect('v2', t.mcpUrl, { key: key, agent: 'ranker', project: '/chat/one' });
     try {
