@@ -60,7 +60,7 @@ const INTENTS: [RegExp, Kind[]][] = [
     ['observation'],
   ],
   [/\b(fix\w*|solv\w*|resolv\w*|workaround\w*)\b/, ['memory', 'decision']],
-  [/\b(now|current\w*|latest|still|today|any ?more|nowadays|these days)\b/, ['memory', 'decision']],
+  [/\b(now|current\w*|latest|still|today|any ?more|nowadays|these days|versions?)\b/, ['memory', 'decision']],
   [
     /\b(how (do|should|can|to) (we|i|you)|conventions?|guidelines?|standards?|rules?|where (is|are|do|does))\b/,
     ['memory'],
@@ -74,8 +74,8 @@ const INTENTS: [RegExp, Kind[]][] = [
 /**
  * The kinds of entry a question asks for, from its words: "why did we…" wants decisions, "what
  * failed…" observations, "how do we…" conventions (memories), "is the … done" plans, "which … now"
- * the state things are in (memories and decisions, not the events on the way there). Recall weighs
- * those kinds up (cairn_recall_for); a question naming none weighs all alike.
+ * or "what version" the state things are in (memories and decisions, not the events on the way
+ * there). Recall weighs those kinds up (cairn_recall_for); a question naming none weighs all alike.
  */
 export function kindsAskedFor(query: string): Kind[] {
   const q = query.toLowerCase();

@@ -88,7 +88,8 @@ describe('the kinds a question asks for', () => {
     ['which compilers does the engine support now?', ['memory', 'decision']],
     ['are we still pinning numpy below 2?', ['memory', 'decision']],
     ['current ORDER_TIMEOUT_MS value?', ['memory', 'decision']],
-    ['postgres version', []],
+    ['what Rust compiler version does ingest build with?', ['memory', 'decision']],
+    ['postgres port', []],
   ])('%s', (query, kinds) => {
     expect(kindsAskedFor(query).sort()).toEqual([...kinds].sort());
   });
