@@ -57,7 +57,7 @@ const INTENTS: [RegExp, Kind[]][] = [
   [/\b(why|decid\w*|decision\w*|reason\w*|rationale|chose|choose|chosen|agreed|polic\w*)\b/, ['decision']],
   [
     /\b(fail\w*|error\w*|broke|broken|break\w*|crash\w*|flak\w*|incident\w*|outage\w*|time[ds]? ?out|exception\w*|warning\w*|regress\w*|went wrong|happened)\b/,
-    ['observation'],
+    ['observation', 'memory'],
   ],
   [/\b(fix\w*|solv\w*|resolv\w*|workaround\w*)\b/, ['memory', 'decision']],
   [/\b(now|current\w*|latest|still|today|any ?more|nowadays|these days|versions?)\b/, ['memory', 'decision']],
@@ -73,9 +73,10 @@ const INTENTS: [RegExp, Kind[]][] = [
 
 /**
  * The kinds of entry a question asks for, from its words: "why did we…" wants decisions, "what
- * failed…" observations, "how do we…" conventions (memories), "is the … done" plans, "which … now"
- * or "what version" the state things are in (memories and decisions, not the events on the way
- * there). Recall weighs those kinds up (cairn_recall_for); a question naming none weighs all alike.
+ * failed…" observations and the memories of their fixes, "how do we…" conventions (memories), "is
+ * the … done" plans, "which … now" or "what version" the state things are in (memories and
+ * decisions, not the events on the way there). Recall weighs those kinds up (cairn_recall_for); a
+ * question naming none weighs all alike.
  */
 export function kindsAskedFor(query: string): Kind[] {
   const q = query.toLowerCase();

@@ -77,7 +77,8 @@ describe('the words a hit must hold one of', () => {
 describe('the kinds a question asks for', () => {
   it.each([
     ['why did we move away from Prisma?', ['decision']],
-    ['what failed in CI last night?', ['observation']],
+    // a failure asks what happened and what was done about it: the fix is a memory
+    ['what failed in CI last night?', ['observation', 'memory']],
     ['how was the webhook signature error fixed?', ['observation', 'memory', 'decision']],
     ['how do we name migrations here?', ['memory']],
     ['is the payments migration plan done yet?', ['plan']],
