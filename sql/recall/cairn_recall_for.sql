@@ -120,7 +120,7 @@ BEGIN
     WHERE t.lexeme = ANY(said.l)
        OR EXISTS (SELECT 1 FROM unnest(said.l) AS w(l)
                   WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l)
-                    -- as cairn_recall_terms expands them: not "db" for "dbt", nor "2" for "2024"
+                    -- as cairn_recall_terms expands them: not "pr" for "problem", nor "2" for "2024"
                     AND length(w.l) >= 3 AND w.l !~ '^[0-9]+$')
   )
   SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),

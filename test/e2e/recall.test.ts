@@ -152,8 +152,8 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
         id: string;
         score: number;
       }[];
-      // both are the match's next writes; the one about the driver lends more than the agent's
-      // next write on another topic, which stays on the page as context
+      // both were written next to the match; the one about the driver lends more than the agent's
+      // write on another topic, which stays on the page as context
       expect(hits.map((h) => h.id)).toEqual([match, before, after]);
       expect(hits[2]?.score).toBeLessThan(hits[1]?.score ?? 0);
     } finally {
