@@ -375,16 +375,21 @@ async function locomo(server: RunningServer) {
     readFileSync(join(ROOT, '..', 'shared', 'bench', 'locomo', 'locomo-dev.json'), 'utf8'),
   ) as Conversation[];
   const { key } = await adminActions(server.store, 'bench').createOrg('locomo');
-  const client = new Client({ name: 'bench-recall', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      requestInit: { headers: { 'X-Svc-Key': key.secret, 'X-Svc-Agent': 'locomo' } },
-    }),
-  );
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await client.callTool({ name, arguments: args });
-    if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
-    return r.structuredContent as Record<string, unknown>;
+  // a client per conversation: the SDK's transport adds an abort listener to one signal per request,
+  // which Node warns about past 1,500 (a conversation makes about 700 calls)
+  const open = async () => {
+    const client = new Client({ name: 'bench-recall', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { 'X-Svc-Key': key.secret, 'X-Svc-Agent': 'locomo' } },
+      }),
+    );
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const r = await client.callTool({ name, arguments: args });
+      if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.content)}`);
+      return r.structuredContent as Record<string, unknown>;
+    };
+    return { call, close: () => client.close() };
   };
 
   interface Row {
@@ -394,6 +399,7 @@ async function locomo(server: RunningServer) {
   const rows: Row[] = [];
   const started = performance.now();
   for (const conv of data) {
+    const { call, close } = await open();
     const project = `/locomo/${conv.sample_id}`;
     const known = new Set<string>();
     for (const [k, v] of Object.entries(conv.conversation)) {
@@ -415,9 +421,9 @@ async function locomo(server: RunningServer) {
       const hits = (r.hits as { metadata: { dia_id?: string } }[]).map((h) => h.metadata.dia_id);
       rows.push({ category: q.category, ranks: evidence.map((e) => hits.indexOf(e) + 1) });
     }
+    await close();
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
-  await client.close();
 
   const summarise = (rs: Row[]) => {
     const pct = (x: number) => Math.round((1000 * x) / Math.max(rs.length, 1)) / 10;
