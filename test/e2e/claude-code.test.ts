@@ -88,6 +88,22 @@ describe('the real Claude Code with Cairn connected', () => {
     expect(hits.find((h) => h.content === 'Refunds reuse applyDiscount rounding.')?.agent).toBe('claude-code');
   }, 200_000);
 
+  it('hands the model an empty recall that says where it looked and what to try next', async () => {
+    script(
+      { tool: 'ToolSearch', input: { query: 'select:mcp__cairn__recall' } },
+      { tool: 'mcp__cairn__recall', input: { query: 'helm chart values for the staging cluster' } },
+      { text: 'Nothing recorded about that.' },
+    );
+    const before = model.requests.length;
+    await runClaude(repo.dir, 'Where do we keep the helm chart values?', env());
+    // the tool's result as Claude Code hands it to the model on the next turn: the structured
+    // result, whose notice says what the text says
+    const after = model.requests.slice(before).map(textOf).join('\n');
+    expect(after).toContain(
+      'No matching entries in project github.com/acme/shop, the org-wide entries or yours. Recall matches the words entries use (names, identifiers, paths), not their meaning: try other words',
+    );
+  }, 200_000);
+
   it('works as the plugin in plugins/claude-code too: the same hooks, the tools under the plugin name', async () => {
     const plain = tempRepo(REMOTE);
     const pluginHome = mkdtempSync(join(tmpdir(), 'cairn-claude-plugin-'));

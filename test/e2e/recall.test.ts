@@ -83,6 +83,8 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       expect(none.text).toMatch(
         /^No matching entries in project \S*evidence, the org-wide entries or yours\. Recall matches the words entries use \(names, identifiers, paths\), not their meaning: try other words, or scope "org" to search every project\.$/,
       );
+      // clients that hand the model the structured result (Claude Code, Codex) show it the same words
+      expect(none.structured.notice).toBe(none.text);
       const filtered = await dev.call('recall', { query: 'changelog', scope: 'org', kinds: ['plan'] });
       expect(filtered.text).toBe(
         "No matching entries in the org's shared entries and yours that pass kinds. Recall matches the words entries use (names, identifiers, paths), not their meaning: try other words.",

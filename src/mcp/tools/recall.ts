@@ -23,9 +23,16 @@ export const recall = defineTool({
     const p = projectFields(ctx.project, r.project, true);
     const place = new Map(r.hits.map((h, i) => [h.id, i + 1]));
     const lines = r.hits.map((h, i) => `${i + 1}. ${entryLine(h, (id) => place.get(id))}`);
-    const found = r.hits.length ? `${count(r.hits.length, 'hit')}:\n${lines.join('\n')}` : nothingFound(input, r);
+    const empty = r.hits.length ? undefined : nothingFound(input, r);
+    const found = empty ?? `${count(r.hits.length, 'hit')}:\n${lines.join('\n')}`;
     const text = input.as_of ? `As of ${input.as_of}: ${found}` : found;
-    return { structured: { hits: r.hits, scope: r.scope, ...p }, text: withNotice(text, p.notice) };
+    // Claude Code and Codex hand the model the structured result, not the text: an empty one
+    // carries the same words in its notice
+    const notice = [empty, p.notice].filter(Boolean).join(' ') || undefined;
+    return {
+      structured: { hits: r.hits, scope: r.scope, ...p, ...(notice ? { notice } : {}) },
+      text: withNotice(text, p.notice),
+    };
   },
 });
 
