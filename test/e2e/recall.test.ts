@@ -14,6 +14,9 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
   };
   const top = async (query: string, limit = 10) =>
     ((await s.call('recall', { query, limit })).structured.hits as { id: string; score: number }[]).map((h) => h.id);
+  /** The ids `who` gets back for `query`, best first. */
+  const ask = async (who: McpSession, query: string, extra: Record<string, unknown> = {}) =>
+    ((await who.call('recall', { query, ...extra })).structured.hits as { id: string }[]).map((h) => h.id);
 
   beforeAll(async () => {
     t = await startTestServer(db);
@@ -74,10 +77,8 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       const say = async (content: string) =>
         ((await dev.call('remember', { content })).structured.entry as { id: string }).id;
       const changelog = await say('Write the changelog entry before tagging; an example is in docs/CHANGELOG.md.');
-      const ask = async (query: string) =>
-        ((await dev.call('recall', { query })).structured.hits as { id: string }[]).map((h) => h.id);
       // "write" and "example" match, but say nothing of closures: no hit rather than a wrong one
-      expect(await ask('write an example of a closure, the short way')).toEqual([]);
+      expect(await ask(dev, 'write an example of a closure, the short way')).toEqual([]);
       // and the model reads where recall looked and what to try next
       const none = await dev.call('recall', { query: 'write an example of a closure, the short way' });
       expect(none.text).toMatch(
@@ -95,9 +96,9 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
         await other.call('remember', { content: 'The pricing closure captures the basket by reference: copy it.' }),
       );
       await other.close();
-      expect(await ask('write an example of a closure, the short way')).toEqual([closure]);
+      expect(await ask(dev, 'write an example of a closure, the short way')).toEqual([closure]);
       // a question of request words alone has nothing to hold a hit to: every match counts
-      expect(await ask('can you write an example?')).toContain(changelog);
+      expect(await ask(dev, 'can you write an example?')).toContain(changelog);
     } finally {
       await dev.close();
     }
@@ -108,11 +109,9 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/checkout' });
     try {
       const flaky = entryId(await dev.call('remember', { content: 'The checkout suite has a flaky test problem.' }));
-      const ask = async (query: string) =>
-        ((await dev.call('recall', { query })).structured.hits as { id: string }[]).map((h) => h.id);
       // "PR" is no evidence of "problem", which says nothing of a pull request
-      expect(await ask('any problem with the PR?')).toEqual([]);
-      expect(await ask('any problem with the flaky suite?')).toEqual([flaky]);
+      expect(await ask(dev, 'any problem with the PR?')).toEqual([]);
+      expect(await ask(dev, 'any problem with the flaky suite?')).toEqual([flaky]);
     } finally {
       await dev.close();
     }
@@ -202,8 +201,6 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const chain = await t.createOrg('chain');
     const mine = await connect('v2', t.mcpUrl, { key: chain.key, agent: 'ranker', project: '/app/mobile' });
     const other = await connect('v2', t.mcpUrl, { key: chain.key, agent: 'other', project: '/app/mobile' });
-    const ask = async (who: McpSession, query: string, extra: Record<string, unknown> = {}) =>
-      ((await who.call('recall', { query, ...extra })).structured.hits as { id: string }[]).map((h) => h.id);
     try {
       const old = entryId(
         await mine.call('remember', { content: 'The mobile app pins its toolkit with FVM at 3.22.3.' }),
