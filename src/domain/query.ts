@@ -52,6 +52,9 @@ export function termGroups(query: string): string[][] {
   return [...verbs, ...vocabularyGroups(query)];
 }
 
+/** The words by which a question asks for a fix. */
+const FIX = /\b(fix\w*|solv\w*|resolv\w*|workaround\w*)\b/;
+
 /** The words by which a question asks for a kind of entry. */
 const INTENTS: [RegExp, Kind[]][] = [
   [/\b(why|decid\w*|decision\w*|reason\w*|rationale|chose|choose|chosen|agreed|polic\w*)\b/, ['decision']],
@@ -59,10 +62,10 @@ const INTENTS: [RegExp, Kind[]][] = [
     /\b(fail\w*|error\w*|broke|broken|break\w*|crash\w*|flak\w*|incident\w*|outage\w*|time[ds]? ?out|exception\w*|warning\w*|regress\w*|went wrong|happened)\b/,
     ['observation', 'memory'],
   ],
-  [/\b(fix\w*|solv\w*|resolv\w*|workaround\w*)\b/, ['memory', 'decision']],
+  [FIX, ['memory', 'decision']],
   [/\b(now|current\w*|latest|still|today|any ?more|nowadays|these days|versions?)\b/, ['memory', 'decision']],
   [
-    /\b(how (do|should|can|to) (we|i|you)|conventions?|guidelines?|standards?|rules?|where (is|are|do|does))\b/,
+    /\b(how (do|should|can|to) (we|i|you)|conventions?|guidelines?|standards?|rules?|where (is|are|do|does)|before (touch|chang|edit|modify)\w*)\b/,
     ['memory'],
   ],
   [
@@ -73,15 +76,18 @@ const INTENTS: [RegExp, Kind[]][] = [
 
 /**
  * The kinds of entry a question asks for, from its words: "why did we…" wants decisions, "what
- * failed…" observations and the memories of their fixes, "how do we…" conventions (memories), "is
- * the … done" plans, "which … now" or "what version" the state things are in (memories and
- * decisions, not the events on the way there). Recall weighs those kinds up (cairn_recall_for); a
- * question naming none weighs all alike.
+ * failed…" observations and the memories of their fixes, "how was … fixed?" the fix alone (the
+ * failure's own words would otherwise outrank it), "how do we…" or "before touching…" conventions
+ * (memories), "is the … done" plans, "which … now" or "what version" the state things are in
+ * (memories and decisions, not the events on the way there). Recall weighs those kinds up
+ * (cairn_recall_for); a question naming none weighs all alike.
  */
 export function kindsAskedFor(query: string): Kind[] {
   const q = query.toLowerCase();
   const kinds = new Set<Kind>();
   for (const [re, ks] of INTENTS) if (re.test(q)) for (const k of ks) kinds.add(k);
+  // asked for the fix, a question names the failure only to say which one
+  if (FIX.test(q)) kinds.delete('observation');
   return [...kinds];
 }
 

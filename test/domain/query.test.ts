@@ -79,8 +79,10 @@ describe('the kinds a question asks for', () => {
     ['why did we move away from Prisma?', ['decision']],
     // a failure asks what happened and what was done about it: the fix is a memory
     ['what failed in CI last night?', ['observation', 'memory']],
-    ['how was the webhook signature error fixed?', ['observation', 'memory', 'decision']],
+    // asked how it was fixed, the failure names which one: the fix is asked for, not the failure
+    ['how was the webhook signature error fixed?', ['memory', 'decision']],
     ['how do we name migrations here?', ['memory']],
+    ['anything to know before touching locking in the storage layer?', ['memory']],
     ['is the payments migration plan done yet?', ['plan']],
     // every form of a status word: "remains" as well as "remaining"
     ['what remains on the outbox work?', ['plan']],
