@@ -80,7 +80,7 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
   });
 
   describe('recall scoring', () => {
-    it('cairn_recall_score is BM25 (k1 1.2, b 0.15, a concept once by its best term, length in distinct lexemes) plus 4 per identifier named', async () => {
+    it("cairn_recall_score is BM25 (k1 0.5, b 0.15, a term's frequency a third of its positions outside the lead, a concept once by its best term, length in distinct lexemes) plus 4 per identifier named", async () => {
       await inTx(async (org) => {
         const { entry } = await write('me', { content: 'deploy deploy the widgets with scripts/deploy.sh' });
         const row = (
@@ -92,9 +92,18 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
              FROM entries e WHERE e.id = $2`,
             [org, entry.id, ['#scripts/deploy.sh', '#elsewhere.ts']],
           )
-        )[0] as { n: number; score: number };
-        // widget and script stand for one concept: it counts 0.5, its best, not 0.8
-        const bm25 = ((1.5 + 0.5) * 2.2) / (1 + 1.2 * (0.85 + (0.15 * row.n) / 4.0));
+        )[0] as { search: string; n: number; score: number };
+        // the text is read three ways (cairn_search_vector), its lead once more at weight A: the
+        // text says "deploy" three times (twice as a word, once in the path), "widgets" once
+        const outsideLead = (lexeme: string) =>
+          (new RegExp(`'${lexeme}':(\\S+)`).exec(row.search)?.[1] ?? '').split(',').filter((p) => !p.endsWith('A'))
+            .length;
+        expect(outsideLead('deploy')).toBe(8);
+        expect(outsideLead('widget')).toBe(3);
+        const norm = 0.5 * (0.85 + (0.15 * row.n) / 4.0);
+        const term = (idf: number, tf: number) => (idf * tf * 1.5) / (tf + norm);
+        // widget and script stand for one concept: it counts its best, widget's, not both
+        const bm25 = term(1.5, 8 / 3) + term(0.5, 1);
         expect(row.score).toBeCloseTo(bm25 + 4, 9);
       });
     });
