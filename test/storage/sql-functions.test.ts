@@ -94,7 +94,8 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
           )
         )[0] as { search: string; n: number; score: number };
         // the text is read three ways (cairn_search_vector), its lead once more at weight A: the
-        // text says "deploy" three times (twice as a word, once in the path), "widgets" once
+        // words "deploy deploy" give six positions outside the lead, the path's part two more (one
+        // reading keeps the path whole), a frequency of 8/3; "widgets" once, three positions
         const outsideLead = (lexeme: string) =>
           (new RegExp(`'${lexeme}':(\\S+)`).exec(row.search)?.[1] ?? '').split(',').filter((p) => !p.endsWith('A'))
             .length;
