@@ -22,7 +22,7 @@ DECLARE
   v_best float8[];
   v_sum float8 := 0;
   v_names bigint := 0;
-  v_said tsvector := ts_filter(p_search, '{d}');
+  v_outside_lead tsvector := ts_filter(p_search, '{d}');
   v_positions text;
   v_tf float8;
   v_term float8;
@@ -42,7 +42,7 @@ BEGIN
       v_lexeme := p_terms[i]::text;
       v_lexeme := replace(substr(v_lexeme, 2, length(v_lexeme) - 2), '''''', '''');
       -- its positions outside the lead, printed ("'mcuboot':3C,5C,9C"): one more than the commas
-      v_positions := ts_filter(setweight(v_said, 'c', ARRAY[v_lexeme]), '{c}')::text;
+      v_positions := ts_filter(setweight(v_outside_lead, 'c', ARRAY[v_lexeme]), '{c}')::text;
       v_tf := greatest(1, (length(v_positions) - length(replace(v_positions, ',', '')) + 1) / 3.0);
       v_term := p_idf[i] * v_tf * (v_k1 + 1) / (v_tf + v_norm);
       IF v_term > v_best[p_groups[i]] THEN
