@@ -25,9 +25,12 @@
  *   --interleave N each org's writes interleaved between its agents at random (seed N), each
  *                  agent's own order kept: a team's agents write in parallel, and recall's thread
  *                  context must hold when other agents' writes fall between an agent's own
+ *   --parallel N   LoCoMo's turns written N at a time, in parallel, as a client that sends them
+ *                  together does: on Postgres their transactions start in whatever order the pool's
+ *                  connections come free, and recall's thread context must hold all the same
  *   --out file     also write this run's figures (JSON) there
- *                  With --sets, --orgs, --params or --interleave the run is printed (and written to --out),
- *                  never recorded in bench/results or BENCHMARKS.md.
+ *                  With --sets, --orgs, --params, --interleave or --parallel the run is printed (and
+ *                  written to --out), never recorded in bench/results or BENCHMARKS.md.
  *   --anchors      CodeRecall replayed twice, without and with anchors (each entry written with the
  *                  paths its text names): recall's figures side by side, and where the stale marks
  *                  fall on superseded and current entries (bench/results/anchors-<date>.json, the
@@ -370,7 +373,7 @@ function briefTable(rows: BriefCoverage[], chars: number[]): string {
   return `${lines.join('\n')}\n\nAnswer in brief by category: ${byCategory}. Brief text: max ${max} chars over ${chars.length} briefs (budget 4000).`;
 }
 
-async function locomo(server: RunningServer) {
+async function locomo(server: RunningServer, parallel = 1) {
   const data = JSON.parse(
     readFileSync(join(ROOT, '..', 'shared', 'bench', 'locomo', 'locomo-dev.json'), 'utf8'),
   ) as Conversation[];
@@ -402,17 +405,17 @@ async function locomo(server: RunningServer) {
     const { call, close } = await open();
     const project = `/locomo/${conv.sample_id}`;
     const known = new Set<string>();
+    const turns: Record<string, unknown>[] = [];
     for (const [k, v] of Object.entries(conv.conversation)) {
       if (!/^session_\d+$/.test(k)) continue;
       const date = conv.conversation[`${k}_date_time`] as string;
       for (const t of v as Turn[]) {
         known.add(t.dia_id);
-        await call('remember', {
-          content: `[${date}] ${t.speaker}: ${t.text}`,
-          metadata: { dia_id: t.dia_id },
-          project,
-        });
+        turns.push({ content: `[${date}] ${t.speaker}: ${t.text}`, metadata: { dia_id: t.dia_id }, project });
       }
+    }
+    for (let i = 0; i < turns.length; i += parallel) {
+      await Promise.all(turns.slice(i, i + parallel).map((t) => call('remember', t)));
     }
     for (const q of conv.qa) {
       const evidence = evidenceIds(q.evidence, known);
@@ -449,12 +452,12 @@ async function locomo(server: RunningServer) {
   );
   const date = today();
   const database = databaseName();
-  const result = { date, database, seconds, overall, perCategory };
+  const result = { date, database, seconds, ...(parallel > 1 && { parallel }), overall, perCategory };
 
   const cols = ['questions', ...KS.map((k) => `R@${k}`), 'MRR', 'no_hit'] as const;
   const line = (name: string, s: Record<string, number>) => `| ${name} | ${cols.map((c) => s[c]).join(' | ')} |`;
   const md = [
-    `Run ${date} on ${database}, LoCoMo dev (3 conversations), lexical recall only; ${seconds} s for loading and asking; command \`npm run bench:recall\`; figures in \`bench/results/recall-${date}.json\`. Percentages; no_hit = questions whose 50 hits hold no evidence turn.`,
+    `Run ${date} on ${database}, LoCoMo dev (3 conversations), ${parallel > 1 ? `turns written ${parallel} at a time in parallel, ` : ''}lexical recall only; ${seconds} s for loading and asking; command \`npm run bench:recall\`; figures in \`bench/results/recall-${date}.json\`. Percentages; no_hit = questions whose 50 hits hold no evidence turn.`,
     '',
     `| category | ${cols.join(' | ')} |`,
     `| --- | ${cols.map(() => '---').join(' | ')} |`,
@@ -475,6 +478,7 @@ async function main() {
       params: { type: 'string' },
       out: { type: 'string' },
       interleave: { type: 'string' },
+      parallel: { type: 'string' },
     },
   });
   if (values.only && !['coderecall', 'locomo'].includes(values.only)) throw new Error('--only coderecall or locomo');
@@ -488,7 +492,10 @@ async function main() {
   const interleave = values.interleave === undefined ? undefined : Number(values.interleave);
   if (interleave !== undefined && !Number.isInteger(interleave))
     throw new Error('--interleave takes a whole number (the seed)');
-  const record = !params && !orgs && !values.sets && interleave === undefined;
+  const parallel = values.parallel === undefined ? 1 : Number(values.parallel);
+  if (!Number.isInteger(parallel) || parallel < 1)
+    throw new Error('--parallel takes a whole number of writes, 1 or more');
+  const record = !params && !orgs && !values.sets && interleave === undefined && parallel === 1;
 
   // semantic recall stays off whatever the environment says: these figures are the lexical ranking's
   const env: Record<string, string | undefined> = Object.fromEntries(
@@ -513,7 +520,7 @@ async function main() {
         ? await codeRecall(server, { verbose: values.verbose, sets, orgs, interleave })
         : undefined;
     if (c) console.log(`${c.md}\n\n${c.briefMd}`);
-    const l = values.only !== 'coderecall' ? await locomo(server) : undefined;
+    const l = values.only !== 'coderecall' ? await locomo(server, parallel) : undefined;
     if (l) console.log(l.md);
     const both = c && l ? overview(c, l) : undefined;
     if (both) console.log(both);
@@ -522,7 +529,7 @@ async function main() {
     }
     if (!record) {
       console.log(
-        '(--sets, --orgs, --params or --interleave: printed only, not recorded in bench/results or BENCHMARKS.md)',
+        '(--sets, --orgs, --params, --interleave or --parallel: printed only, not recorded in bench/results or BENCHMARKS.md)',
       );
       return;
     }

@@ -228,31 +228,32 @@ BEGIN
       -- after it — among the org's v_window nearest writes on either side that the reader could see
       -- (another agent's private entries are stepped over as if absent), and within v_thread — read
       -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
-      -- thread. A walk of v_window steps on entries_org_created_idx whatever the filters: a range on
-      -- created_at alone, which no other index serves (with the id too, a planner that saw one org
-      -- could walk the primary key through other orgs' rows).
+      -- thread. The order is the ids': the service makes a write's id as the write arrives, while
+      -- writes sent together start their transactions in whatever order the pool's connections come
+      -- free, so created_at would scramble a thread written in parallel. A walk of v_window steps on
+      -- entries_org_id_idx whatever the filters (the primary key alone would walk other orgs' rows).
       SELECT x.id, x.source_score, x.source_evident, x.says, row_number() OVER (
-               PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.at END DESC, x.at) AS distance
+               PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
-                   n.id, n.at, n.before, n.visible, n.says
+                   n.id, n.before, n.visible, n.says
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
             JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
-              (SELECT e.id, e.created_at AS at, true AS before, e.search @@ v_said AS says,
+              (SELECT e.id, true AS before, e.search @@ v_said AS says,
                  e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at >= src.created_at - v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
-               FROM entries e WHERE e.org_id = v_org AND e.created_at < src.created_at
+               FROM entries e WHERE e.org_id = v_org AND e.id < src.id
                  AND (e.scope <> 'agent' OR e.agent = p_agent)
-               ORDER BY e.created_at DESC LIMIT v_window)
+               ORDER BY e.id DESC LIMIT v_window)
               UNION ALL
-              (SELECT e.id, e.created_at, false, e.search @@ v_said,
+              (SELECT e.id, false, e.search @@ v_said,
                  e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at <= src.created_at + v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
-               FROM entries e WHERE e.org_id = v_org AND e.created_at > src.created_at
+               FROM entries e WHERE e.org_id = v_org AND e.id > src.id
                  AND (e.scope <> 'agent' OR e.agent = p_agent)
-               ORDER BY e.created_at LIMIT v_window)) n
+               ORDER BY e.id LIMIT v_window)) n
             WHERE s.score > 0) x
       WHERE x.visible
     ), boosts AS (

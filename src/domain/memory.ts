@@ -134,12 +134,15 @@ export function createMemoryService(deps: MemoryDeps) {
 
   return {
     async write(tool: WriteTool, who: CallIdentity, input: WriteArgs) {
+      // the id as the write arrives: recall reads a thread of work in id order, and writes sent
+      // together reach the database in whatever order their secret scans and connections allow
+      const id = uuidv7();
       const w = WRITES[tool];
       // before the embedding provider or the database sees any of it
       await refuseSecrets(entryFields(input));
       const r = await store.call('write', who, {
         ...input,
-        id: uuidv7(),
+        id,
         kind: w.kind,
         op: w.op,
         default_scope: w.defaultScope,
@@ -155,6 +158,7 @@ export function createMemoryService(deps: MemoryDeps) {
     },
 
     async plan(who: CallIdentity, input: PlanArgs) {
+      const id = input.id ?? uuidv7(); // made as the plan arrives, as write makes its id
       const update = input.id !== undefined;
       if (!update && input.title === undefined) {
         throw new Invalid('title', 'required to create a plan (or pass id to update one)');
@@ -175,7 +179,7 @@ export function createMemoryService(deps: MemoryDeps) {
       await refuseSecrets(entryFields(input));
       const r = await store.call('plan', who, {
         ...input,
-        id: input.id ?? uuidv7(),
+        id,
         update,
         status,
         allowed_from: status ? allowedFrom(status) : [],

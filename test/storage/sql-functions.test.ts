@@ -125,6 +125,26 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
       });
     });
 
+    it('walks a thread of work in the order the service took the writes, not the order their transactions started', async () => {
+      await inTx(async (org) => {
+        const standup = await write('a', { content: 'standup moved to ten' });
+        const lunch = await write('a', { content: 'lunch order closes at noon' });
+        const other = [
+          await write('b', { content: 'rotated the staging keys' }),
+          await write('b', { content: 'bumped eslint' }),
+        ];
+        // a's second write was sent with b's and its transaction started last: by created_at, b's two
+        // writes would stand between a's and end the thread
+        const order = [standup, ...other, lunch].map((w) => w.entry.id);
+        await db.query(
+          `UPDATE entries SET created_at = now() - make_interval(secs => 10 - array_position($2::uuid[], id))
+           WHERE org_id = $1 AND id = ANY($2::uuid[])`,
+          [org, order],
+        );
+        expect((await recall('a', { query: 'standup' })).map((h) => h.id)).toEqual([standup.entry.id, lunch.entry.id]);
+      });
+    });
+
     it('leaves out superseded and expired entries unless asked', async () => {
       await inTx(async () => {
         const old = await write('a', { content: 'the build uses webpack' });

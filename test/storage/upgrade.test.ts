@@ -7,8 +7,8 @@
  * 3a29589 is the last release on main before function files; add5fb2, the state its 0008 and 0010
  * were edited to afterwards (bytes the fixture keeps: drizzle, which never re-runs a migration,
  * would have left such a database with those functions; today's function files replace them);
- * aac01a0, the release before the brief (function files, migrations to 0012); c32b0bf, the release
- * before this one (migrations to 0034).
+ * aac01a0, the release before the brief (function files, migrations to 0012); 3268bf6, the release
+ * before this one (migrations to 0036).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -185,8 +185,10 @@ export const entries = pgTable(
     index('entries_org_sha_idx').on(t.orgId, t.contentSha256),
     // entries whose time-to-live has run out, which space's counts leave out
     index('entries_org_expires_idx').on(t.orgId, t.expiresAt).where(sql`expires_at IS NOT NULL`),
-    // recall's neighbours: the entries written just before and after one, in its project
+    // an org's entries in a project, in the order they were written (forget's check that a project still has any)
     index('entries_org_project_id_idx').on(t.orgId, t.projectKey, t.id),
+    // recall's thread of work: the org's writes just before and after one, in the order the service took them
+    index('entries_org_id_idx').on(t.orgId, t.id),
     // a short handle to the entries it may name
     index('entries_org_handle_idx').on(t.orgId, t.handle),
   ],
