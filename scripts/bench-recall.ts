@@ -138,6 +138,8 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
   const briefs: BriefCoverage[] = [];
   const briefChars: number[] = [];
   const noAnswer: NoAnswer[] = [];
+  /** Per org, the labelled questions whose page named question words no hit mentions. */
+  const noted = new Map<string, number>();
   for (const set of o.sets) {
     const data = loadCodeRecall(ROOT, set).filter((org) => !o.orgs || o.orgs.has(org.org));
     if (data.length === 0) continue;
@@ -165,6 +167,7 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     briefs.push(...run.briefs);
     briefChars.push(...run.briefChars);
     noAnswer.push(...run.noAnswer);
+    for (const a of run.answers) noted.set(a.org, (noted.get(a.org) ?? 0) + (a.unmentioned ? 1 : 0));
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
 
@@ -174,6 +177,8 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
       prompts: rows.length,
       with_hit: hit,
       share: pct(hit, rows.length),
+      // of those, the pages that name prompt words no hit mentions
+      with_note: rows.filter((r) => r.hits > 0 && r.unmentioned).length,
       mean_hits: Math.round((10 * rows.reduce((s, r) => s + r.hits, 0)) / Math.max(rows.length, 1)) / 10,
     };
   };
@@ -214,14 +219,15 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
   const paddingRows = [
     ...Object.entries(paddingPerOrg).map(([org, p]) => {
       const set = Object.values(sets).find((r) => r.orgs.includes(org));
-      return `| ${org} | ${p.prompts} | ${p.with_hit} (${p.share}%) | ${p.mean_hits} | ${set?.cairn.perOrg[org]?.['R@5'] ?? '-'} |`;
+      const questionsOf = set?.cairn.perOrg[org]?.questions ?? 0;
+      return `| ${org} | ${p.prompts} | ${p.with_hit} (${p.share}%) | ${p.mean_hits} | ${p.with_note} | ${set?.cairn.perOrg[org]?.['R@5'] ?? '-'} | ${noted.get(org) ?? 0} of ${questionsOf} |`;
     }),
-    `| all | ${paddingAll.prompts} | ${paddingAll.with_hit} (${paddingAll.share}%) | ${paddingAll.mean_hits} | ${
+    `| all | ${paddingAll.prompts} | ${paddingAll.with_hit} (${paddingAll.share}%) | ${paddingAll.mean_hits} | ${paddingAll.with_note} | ${
       Math.round(
         (10 * Object.values(sets).reduce((s, r) => s + r.cairn.overall['R@5'] * r.cairn.overall.questions, 0)) /
           Math.max(questions, 1),
       ) / 10
-    } |`,
+    } | ${[...noted.values()].reduce((a, b) => a + b, 0)} of ${questions} |`,
   ];
   const md = [
     `Run ${date} on ${databaseName()}, CodeRecall ${names.join(' and ')}: ${questions} questions, lexical recall only (semantic recall off whatever CAIRN_EMBEDDINGS says: the script starts the service with it off); ${seconds} s for replaying and asking; command \`npm run bench:recall\` (\`-- --only coderecall\` for this part alone, \`--verbose\` for the misses); figures in \`bench/results/coderecall-${date}.json\`.`,
@@ -235,10 +241,10 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     'The ranking has constants (`v_*` in sql/recall/cairn_recall_for.sql), no fitted parameters. A change that fits any of them is judged by leaving one org out: for each of the four orgs, fit on the other three (`--orgs a,b,c --params \'{"v_lead": …}\'`: only those orgs, with those values, nothing recorded), then measure the fourth with what was fitted (`--orgs d --params …`); the change holds when each held-out org does at least as well as in this table, not only their mean.',
     ...Object.entries(sets).flatMap(([set, r]) => ['', `Per category, ${set}:`, '', table(r.cairn, r.bm25)]),
     '',
-    `**No padding**: the ${prompts.length} prompts of \`bench/prompts/no-answer.json\` (ordinary coding questions whose answer is in no org's memory) asked through \`recall\` (\`limit\` 10) in each org, as the agents that wrote in each project in turn, over the org's projects in turn (scripts/coderecall.ts \`askerOf\`); a prompt that gets any hit counts (target: at most ${PADDING_TARGET}%). The prompts that got one, with the first hit, are in the JSON (\`noAnswer.hits\`). Beside it, R@5 on the org's labelled questions in the same run.`,
+    `**No padding**: the ${prompts.length} prompts of \`bench/prompts/no-answer.json\` (ordinary coding questions whose answer is in no org's memory) asked through \`recall\` (\`limit\` 10) in each org, as the agents that wrote in each project in turn, over the org's projects in turn (scripts/coderecall.ts \`askerOf\`); a prompt that gets any hit counts (target: at most ${PADDING_TARGET}%). The prompts that got one, with the first hit, are in the JSON (\`noAnswer.hits\`). Noted: of those, the pages that say which of the prompt's telling words no hit mentions (\`notice\`; docs/design.md, "Recall"). Beside it, R@5 on the org's labelled questions in the same run, and how many of their pages carry the same note.`,
     '',
-    '| org | prompts | with any hit | mean hits | R@5 (labelled) |',
-    '| --- | --- | --- | --- | --- |',
+    '| org | prompts | with any hit | mean hits | noted | R@5 (labelled) | labelled, noted |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...paddingRows,
     '',
     `Text returned by recall: mean ${Object.entries(sets)

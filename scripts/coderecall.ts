@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { NOT_MENTIONED } from '../src/mcp/tools/recall';
 import type { RunningServer } from '../src/node/node';
 import { adminActions } from '../src/operator/admin';
 
@@ -46,6 +47,8 @@ export interface Answer {
   keyOf: (id: string) => string | undefined;
   hits: Hit[];
   chars?: number;
+  /** The page named question words no hit mentions (src/mcp/tools/recall.ts). */
+  unmentioned?: boolean;
 }
 export interface Refusal {
   org: string;
@@ -124,9 +127,15 @@ export interface NoAnswer {
   project: string;
   prompt: string;
   hits: number;
+  /** The page named prompt words no hit mentions (src/mcp/tools/recall.ts). */
+  unmentioned: boolean;
   /** The first hit: its entry key in the data set, kind, score and text. */
   top?: { key: string; kind: string; score: number; content: string };
 }
+
+/** Whether a recall result names words of the question that no hit mentions. */
+const unmentioned = (structured: Record<string, unknown>) =>
+  typeof structured.notice === 'string' && structured.notice.includes(NOT_MENTIONED);
 
 /**
  * Who asks the i-th no-answer prompt in an org, and where: the org's projects in turn (sorted),
@@ -349,6 +358,7 @@ export async function runCodeRecall(
         keyOf: (id) => keys.get(id),
         hits,
         chars: r.text.length,
+        unmentioned: unmentioned(r.structured),
       });
     }
     for (const [i, prompt] of (opts.prompts ?? []).entries()) {
@@ -363,6 +373,7 @@ export async function runCodeRecall(
         project,
         prompt,
         hits: hits.length,
+        unmentioned: unmentioned(r.structured),
         ...(first && {
           top: { key: keys.get(first.id) ?? first.id, kind: first.kind, score: first.score, content: first.content },
         }),

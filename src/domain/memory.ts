@@ -194,12 +194,14 @@ export function createMemoryService(deps: MemoryDeps) {
       const ranked = rankedQuery(input.query);
       const vector = await embedding(ranked.query);
       const r = await store.call('recall', who, { ...input, ...byAgent(input.agent), ...ranked, ...vector });
-      // semantic: whether the entries were also searched by meaning (the query's vector was sent)
+      // semantic: whether the entries were also searched by meaning (the query's vector was sent);
+      // unheld: the query's telling words no hit holds
       return {
         hits: r.hits.map((h) => withIsoTimes(h)),
         project: r.project,
         scope: r.scope,
         semantic: vector.embedding !== undefined,
+        unheld: r.unheld ?? [],
       };
     },
 

@@ -5,7 +5,7 @@
  * abbreviations and synonyms (vocabulary.ts), and the kinds of entry it asks for.
  */
 import type { Kind } from './schemas';
-import { evidenceWords } from './terms';
+import { evidenceWords, tellingWords } from './terms';
 import { vocabularyGroups } from './vocabulary';
 
 const IRREGULAR = `arise arose arisen|awake awoke awoken|bear bore born borne|beat beaten|become became
@@ -96,15 +96,24 @@ export function kindsAskedFor(query: string): Kind[] {
  * words a hit must hold one of (terms.ts `evidenceWords`), with the vocabulary's phrases and what
  * they stand for (a phrase of the trade tells, even one made of common words: "on my machine";
  * "pg" tells, though too short a word, and an org that never wrote it wrote "PostgreSQL"); none
- * when the query has none, and then every hit counts.
+ * when the query has none, and then every hit counts. `telling`: its telling words as written
+ * (terms.ts `tellingWords`), of which recall names those no hit mentions.
  */
 export function rankedQuery(query: string): {
   query: string;
   groups: string[][];
   prefer_kinds: Kind[];
   evidence?: string[];
+  telling?: string[];
 } {
   const q = query.trim();
   const evidence = [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
-  return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q), ...(evidence.length ? { evidence } : {}) };
+  const telling = tellingWords(q);
+  return {
+    query: q,
+    groups: termGroups(q),
+    prefer_kinds: kindsAskedFor(q),
+    ...(evidence.length ? { evidence } : {}),
+    ...(telling.length ? { telling } : {}),
+  };
 }

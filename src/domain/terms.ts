@@ -153,6 +153,25 @@ export function tellingTerms(prompt: string): string[] {
 }
 
 /**
+ * The prompt's telling words as it writes them, each once: its words and identifiers, whole,
+ * less common English, one- and two-letter words and short numbers (what recall says no hit
+ * mentions, cairn_recall_for).
+ */
+export function tellingWords(prompt: string): string[] {
+  const out = new Set<string>();
+  const { token } = /^[\u0000-\u007f]*$/.test(prompt) ? ASCII : UNICODE;
+  const common = commonWords();
+  // "weren't" is no word "weren", nor "Stripe's" one "stripe's"
+  const text = prompt.replace(/\b[a-z]+n['’]t\b/gi, ' ').replace(/['’](s|re|ve|ll|d|m)\b/gi, '');
+  for (const t of text.match(token) ?? []) {
+    const w = t.toLowerCase();
+    if (w.length < 3 || /^\d{1,3}$/.test(w) || common.has(w) || common.has(stem(w))) continue;
+    out.add(w);
+  }
+  return [...out];
+}
+
+/**
  * The words of a question an entry must hold one of to answer it (recall's evidence,
  * cairn_recall_for), as written: as tellingTerms, but everyday words count — "book" says nothing
  * of a coding prompt, yet "what books has Melanie read?" asks about books.

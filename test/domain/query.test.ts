@@ -74,6 +74,16 @@ describe('the words a hit must hold one of', () => {
   });
 });
 
+describe('the telling words recall says no hit mentions', () => {
+  it('are the words and identifiers of a question, as written, less common English', () => {
+    expect(
+      rankedQuery("Why weren't the ERR_OSSL_EVP_UNSUPPORTED builds on Stripe's staging DB fixed?").telling,
+    ).toEqual(['err_ossl_evp_unsupported', 'builds', 'stripe', 'staging']);
+    expect(rankedQuery('what is the time complexity of a heap?').telling).toEqual(['complexity', 'heap']);
+    expect(rankedQuery('how do we do it?')).not.toHaveProperty('telling');
+  });
+});
+
 describe('the kinds a question asks for', () => {
   it.each([
     ['why did we move away from Prisma?', ['decision']],

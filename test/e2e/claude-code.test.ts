@@ -88,10 +88,11 @@ describe('the real Claude Code with Cairn connected', () => {
     expect(hits.find((h) => h.content === 'Refunds reuse applyDiscount rounding.')?.agent).toBe('claude-code');
   }, 200_000);
 
-  it('hands the model an empty recall that says where it looked and what to try next', async () => {
+  it('hands the model an empty recall that says where it looked and what to try next, and what a page of hits does not mention', async () => {
     script(
       { tool: 'ToolSearch', input: { query: 'select:mcp__cairn__recall' } },
       { tool: 'mcp__cairn__recall', input: { query: 'helm chart values for the staging cluster' } },
+      { tool: 'mcp__cairn__recall', input: { query: 'refunds rounding on the staging cluster' } },
       { text: 'Nothing recorded about that.' },
     );
     const before = model.requests.length;
@@ -101,6 +102,10 @@ describe('the real Claude Code with Cairn connected', () => {
     const after = model.requests.slice(before).map(textOf).join('\n');
     expect(after).toContain(
       'No matching entries in project github.com/acme/shop, the org-wide entries or yours. Recall matches the words entries use (names, identifiers, paths), not their meaning: try other words',
+    );
+    // and a page whose hits match some of its words says which words none of them mentions
+    expect(after).toContain(
+      'No hit mentions \\"staging\\" or \\"cluster\\", or a synonym or other form of them: these match the question\'s other words.',
     );
   }, 200_000);
 

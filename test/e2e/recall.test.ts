@@ -66,6 +66,35 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     expect(r[0]?.score).toBe(r[1]?.score);
   });
 
+  it("says which of the question's telling words no hit mentions, a synonym or other form counting as a mention", async () => {
+    const partly = await s.call('recall', { query: 'kafka rebalancing storms' });
+    // the kafka entry, and the writes around it as its context
+    expect((partly.structured.hits as { id: string }[])[0]?.id).toBe(ids.kafka);
+    const note =
+      'No hit mentions "rebalancing" or "storms", or a synonym or other form of them: these match the question\'s other words.';
+    // in the text, and in the structured result that Claude Code and Codex hand the model
+    expect(partly.text.endsWith(`\nNote: ${note}`)).toBe(true);
+    expect(partly.structured.notice).toBe(note);
+    // a long question: the first eight such words, and how many more
+    const many = await s.call('recall', {
+      query: 'kafka zorbal quintrel flimbat gardo hexlon prumit vostra welkin yarrowb zindle',
+    });
+    expect(many.structured.notice).toBe(
+      'No hit mentions "zorbal", "quintrel", "flimbat", "gardo", "hexlon", "prumit", "vostra" or "welkin" (nor 2 more of the question\'s words), or a synonym or other form of them: these match the question\'s other words.',
+    );
+    // read as of a time, entries are shown as they were but matched by their text of now: no note
+    const then = await s.call('recall', { query: 'kafka rebalancing storms', as_of: new Date().toISOString() });
+    expect((then.structured.hits as { id: string }[])[0]?.id).toBe(ids.kafka);
+    expect(then.structured.notice).toBeUndefined();
+    // "lagging" is held as "lag", "rollout" as its synonym "deploy": nothing to say
+    for (const query of ['kafka consumers lagging', 'rollout scripts']) {
+      const all = await s.call('recall', { query });
+      expect((all.structured.hits as unknown[]).length).toBeGreaterThan(0);
+      expect(all.structured.notice).toBeUndefined();
+      expect(all.text).not.toContain('Note:');
+    }
+  });
+
   it('returns nothing for words no entry holds, and recent entries for an empty query', async () => {
     expect(await top('xylophone quagmire')).toEqual([]);
     expect((await top(''))[0]).toBe(ids.camel);

@@ -24,14 +24,15 @@ export const recall = defineTool({
     const place = new Map(r.hits.map((h, i) => [h.id, i + 1]));
     const lines = r.hits.map((h, i) => `${i + 1}. ${entryLine(h, (id) => place.get(id))}`);
     const empty = r.hits.length ? undefined : nothingFound(input, r);
+    const unheld = r.hits.length ? notMentioned(r.unheld, r.semantic) : undefined;
     const found = empty ?? `${count(r.hits.length, 'hit')}:\n${lines.join('\n')}`;
     const text = input.as_of ? `As of ${input.as_of}: ${found}` : found;
     // Claude Code and Codex hand the model the structured result, not the text: an empty one
-    // carries the same words in its notice
-    const notice = [empty, p.notice].filter(Boolean).join(' ') || undefined;
+    // carries the same words in its notice, and so does one that misses some of the question's words
+    const notice = [empty, unheld, p.notice].filter(Boolean).join(' ') || undefined;
     return {
       structured: { hits: r.hits, scope: r.scope, ...p, ...(notice ? { notice } : {}) },
-      text: withNotice(text, p.notice),
+      text: withNotice(text, [unheld, p.notice].filter(Boolean).join(' ') || undefined),
     };
   },
 });
@@ -61,4 +62,23 @@ function nothingFound(
     ? 'Nothing came near the question in words or in meaning'
     : 'Recall matches the words entries use (names, identifiers, paths), not their meaning';
   return `No matching entries ${where}${through}. ${how}: try other words${wider}.`;
+}
+
+export const NOT_MENTIONED = 'No hit mentions ';
+/** The most of the question's words the note names. */
+const NAMED = 8;
+
+/**
+ * What a page of hits says when no hit holds some of the question's telling words (recall's
+ * `unheld`): the hits are about the question's other words ("DB" found, "staging" not), which the
+ * model cannot tell from a list of entries that each share a word with it.
+ */
+function notMentioned(words: string[], semantic: boolean): string | undefined {
+  if (words.length === 0) return undefined;
+  const quoted = words.slice(0, NAMED).map((w) => `"${w}"`);
+  const more = words.length > NAMED ? ` (nor ${words.length - NAMED} more of the question's words)` : '';
+  const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  const them = words.length === 1 ? 'it' : 'them';
+  const other = semantic ? "the question's other words or its meaning" : "the question's other words";
+  return `${NOT_MENTIONED}${list}${more}, or a synonym or other form of ${them}: these match ${other}.`;
 }
