@@ -67,7 +67,7 @@ DECLARE
   v_evidence tsquery;
   v_evident boolean[];
   v_said tsquery;
-  v_shown uuid[];
+  v_shown tsvector[];
   v_unheld json;
 BEGIN
   -- as_of: the memory as it stood then (cairn_as_of, cairn_recall_visible, cairn_entry_at); the
@@ -300,35 +300,35 @@ BEGIN
   END IF;
 
   SELECT coalesce(json_agg(cairn_hit_json(CASE WHEN v_at IS NULL THEN e ELSE cairn_entry_at(e) END, r.score)
-      ORDER BY r.rank), '[]'::json), array_agg(e.id)
+      ORDER BY r.rank), '[]'::json), array_agg(e.search)
     INTO v_hits, v_shown
     FROM unnest(v_ids[1:v_limit], v_scores[1:v_limit]) WITH ORDINALITY AS r(id, score, rank)
     JOIN entries e ON e.org_id = v_org AND e.id = r.id
     -- a page is not filled with what barely matches: a hit far below the best is left out
     WHERE v_near IS NOT NULL OR r.score >= v_floor * v_scores[1];
   -- the question's telling words (p_args->'telling', as written: terms.ts tellingWords) that no hit
-  -- holds as recall matches them — the word, a part of it ("erlang/otp" by "Erlang"), a synonym or
-  -- other form of it (its groups), a longer word it begins — so the reader knows what the hits do
-  -- not speak of ("staging" when only "DB" was found); a word of stop words alone is left out. Not
-  -- in a read as_of a time: the entries are matched by their text of now, shown as they were then.
+  -- shown holds as recall matches them — the word, a part of it, a synonym or other form of it, a
+  -- longer word it begins — so the reader knows what the hits do not speak of
+  -- ("staging" when only "DB" was found); a word of stop words alone is left out. Not in a read
+  -- as_of a time: the entries are matched by their text of now, shown as they were then.
   IF v_shown IS NOT NULL AND v_at IS NULL THEN
-    SELECT json_agg(w.word ORDER BY w.ord) INTO v_unheld
-    FROM jsonb_array_elements_text(coalesce(p_args->'telling', '[]')) WITH ORDINALITY AS w(word, ord)
-    CROSS JOIN LATERAL (SELECT tsvector_to_array(cairn_search_vector(w.word)) AS l) said
-    CROSS JOIN LATERAL (
-      SELECT string_agg(quote_literal(f.l), ' | ')::tsquery AS q FROM (
-        SELECT unnest(said.l) AS l
-        UNION
-        SELECT unnest(tsvector_to_array(cairn_search_vector(g.term)))
-        FROM jsonb_array_elements(coalesce(p_args->'groups', '[]')) AS gr(terms),
-             jsonb_array_elements_text(gr.terms) AS g(term)
-        WHERE EXISTS (SELECT 1 FROM jsonb_array_elements_text(gr.terms) AS m(term)
-                      WHERE tsvector_to_array(cairn_search_vector(m.term)) && said.l)
-        UNION
-        SELECT t.l FROM unnest(v_lex) AS t(l), unnest(said.l) AS x(l)
-        WHERE starts_with(t.l, x.l) AND length(x.l) >= 3 AND x.l !~ '^[0-9]+$') f) forms
-    WHERE cardinality(said.l) > 0
-      AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_shown) AND e.search @@ forms.q);
+    WITH words AS MATERIALIZED (
+      -- each word comes with the parts of an identifier or path and its synonyms and other forms
+      -- (domain/query.ts rankedQuery): ["erlang/otp", "erlang", "otp"], ["rollout", "deploy", …]
+      SELECT w.ord, w.terms->>0 AS word, f.l
+      FROM jsonb_array_elements(coalesce(p_args->'telling', '[]')) WITH ORDINALITY AS w(terms, ord)
+      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', string_agg(t, ' '))) AS l
+                          FROM jsonb_array_elements_text(w.terms) AS t) f
+    ), asked AS MATERIALIZED (
+      SELECT w.ord, w.word, (SELECT string_agg(quote_literal(x.l), ' | ')::tsquery FROM (
+               SELECT unnest(w.l) AS l
+               UNION
+               SELECT t.l FROM unnest(v_lex) AS t(l), unnest(w.l) AS y(l)
+               WHERE starts_with(t.l, y.l) AND length(y.l) >= 3 AND y.l !~ '^[0-9]+$') x) AS q
+      FROM words w WHERE cardinality(w.l) > 0
+    )
+    SELECT json_agg(a.word ORDER BY a.ord) INTO v_unheld FROM asked a
+    WHERE NOT EXISTS (SELECT 1 FROM unnest(v_shown) AS s(search) WHERE s.search @@ a.q);
   END IF;
   RETURN json_build_object('hits', v_hits, 'project', v_proj, 'scope', v_scope, 'unheld', coalesce(v_unheld, '[]'::json));
 END $function$;

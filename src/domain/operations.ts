@@ -338,7 +338,7 @@ export interface StoreOps {
   recall: {
     /** groups: the query's words with their synonyms and verb forms; prefer_kinds: the kinds it asks for (domain/query.ts). */
     args: RecallArgs &
-      EmbeddingArgs & { groups?: string[][]; prefer_kinds?: Kind[]; evidence?: string[]; telling?: string[] };
+      EmbeddingArgs & { groups?: string[][]; prefer_kinds?: Kind[]; evidence?: string[]; telling?: string[][] };
     /** unheld: the telling words no hit holds, as recall matches them (cairn_recall_for). */
     result: { hits: Hit[]; project: string | null; scope: Scope; unheld?: string[] };
   };

@@ -5,7 +5,7 @@
  * abbreviations and synonyms (vocabulary.ts), and the kinds of entry it asks for.
  */
 import type { Kind } from './schemas';
-import { evidenceWords, tellingWords } from './terms';
+import { evidenceWords, tellingWords, wordsOf } from './terms';
 import { vocabularyGroups } from './vocabulary';
 
 const IRREGULAR = `arise arose arisen|awake awoke awoken|bear bore born borne|beat beaten|become became
@@ -97,21 +97,29 @@ export function kindsAskedFor(query: string): Kind[] {
  * they stand for (a phrase of the trade tells, even one made of common words: "on my machine";
  * "pg" tells, though too short a word, and an org that never wrote it wrote "PostgreSQL"); none
  * when the query has none, and then every hit counts. `telling`: its telling words as written
- * (terms.ts `tellingWords`), of which recall names those no hit mentions.
+ * (terms.ts `tellingWords`), each first in a list of what recall also counts as it, of which
+ * recall names those no hit mentions.
  */
 export function rankedQuery(query: string): {
   query: string;
   groups: string[][];
   prefer_kinds: Kind[];
   evidence?: string[];
-  telling?: string[];
+  telling?: string[][];
 } {
   const q = query.trim();
   const evidence = [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
-  const telling = tellingWords(q);
+  const groups = termGroups(q);
+  // each telling word with what recall also counts as it: an identifier's parts, the rest of a
+  // group whose word or phrase holds it
+  const telling = tellingWords(q).map((w) => {
+    const parts = wordsOf(w);
+    const alike = groups.filter(([said = '']) => wordsOf(said).some((x) => parts.includes(x))).flat();
+    return [w, ...new Set([...parts, ...alike].filter((x) => x !== w))];
+  });
   return {
     query: q,
-    groups: termGroups(q),
+    groups,
     prefer_kinds: kindsAskedFor(q),
     ...(evidence.length ? { evidence } : {}),
     ...(telling.length ? { telling } : {}),

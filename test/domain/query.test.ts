@@ -75,11 +75,19 @@ describe('the words a hit must hold one of', () => {
 });
 
 describe('the telling words recall says no hit mentions', () => {
-  it('are the words and identifiers of a question, as written, less common English', () => {
+  it('are the words and identifiers of a question, as written, less common English, each with its parts and synonyms', () => {
     expect(
       rankedQuery("Why weren't the ERR_OSSL_EVP_UNSUPPORTED builds on Stripe's staging DB fixed?").telling,
-    ).toEqual(['err_ossl_evp_unsupported', 'builds', 'stripe', 'staging']);
-    expect(rankedQuery('what is the time complexity of a heap?').telling).toEqual(['complexity', 'heap']);
+    ).toEqual([
+      ['err_ossl_evp_unsupported', 'err', 'ossl', 'evp', 'unsupported'],
+      ['builds'],
+      ['stripe'],
+      ['staging', 'stage', 'stg', 'preprod'],
+    ]);
+    expect(rankedQuery('what is the time complexity of a heap?').telling).toEqual([
+      ['complexity'],
+      ['heap', 'memory', 'ram', 'oom', 'oomkilled', 'out of memory'],
+    ]);
     expect(rankedQuery('how do we do it?')).not.toHaveProperty('telling');
   });
 });
