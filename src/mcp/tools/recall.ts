@@ -64,6 +64,7 @@ function nothingFound(
   return `No matching entries ${where}${through}. ${how}: try other words${wider}.`;
 }
 
+/** How the note on words no hit mentions begins (bench:recall counts the pages that carry it). */
 export const NOT_MENTIONED = 'No hit mentions ';
 /** The most of the question's words the note names. */
 const NAMED = 8;
