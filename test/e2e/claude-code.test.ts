@@ -105,7 +105,7 @@ describe('the real Claude Code with Cairn connected', () => {
     );
     // and a page whose hits match some of its words says which words none of them mentions
     expect(after).toContain(
-      'No hit mentions \\"staging\\" or \\"cluster\\", or a synonym or other form of them: these match the question\'s other words.',
+      'No hit mentions \\"staging\\" or \\"cluster\\", or a synonym or other form of them: these were found by the question\'s other words.',
     );
   }, 200_000);
 

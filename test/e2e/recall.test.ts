@@ -71,7 +71,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     // the kafka entry, and the writes around it as its context
     expect((partly.structured.hits as { id: string }[])[0]?.id).toBe(ids.kafka);
     const note =
-      'No hit mentions "rebalancing" or "storms", or a synonym or other form of them: these match the question\'s other words.';
+      'No hit mentions "rebalancing" or "storms", or a synonym or other form of them: these were found by the question\'s other words.';
     // in the text, and in the structured result that Claude Code and Codex hand the model
     expect(partly.text.endsWith(`\nNote: ${note}`)).toBe(true);
     expect(partly.structured.notice).toBe(note);
@@ -80,7 +80,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       query: 'kafka zorbal quintrel flimbat gardo hexlon prumit vostra welkin yarrowb zindle',
     });
     expect(many.structured.notice).toBe(
-      'No hit mentions "zorbal", "quintrel", "flimbat", "gardo", "hexlon", "prumit", "vostra" or "welkin" (nor 2 more of the question\'s words), or a synonym or other form of them: these match the question\'s other words.',
+      'No hit mentions "zorbal", "quintrel", "flimbat", "gardo", "hexlon", "prumit", "vostra" or "welkin" (nor 2 more of the question\'s words), or a synonym or other form of them: these were found by the question\'s other words.',
     );
     // read as of a time, entries are shown as they were but matched by their text of now: no note
     const then = await s.call('recall', { query: 'kafka rebalancing storms', as_of: new Date().toISOString() });

@@ -80,6 +80,7 @@ function notMentioned(words: string[], semantic: boolean): string | undefined {
   const more = words.length > NAMED ? ` (nor ${words.length - NAMED} more of the question's words)` : '';
   const list = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
   const them = words.length === 1 ? 'it' : 'them';
+  // a hit may be there as the context of one that matched (its thread of work): found, not matching
   const other = semantic ? "the question's other words or its meaning" : "the question's other words";
-  return `${NOT_MENTIONED}${list}${more}, or a synonym or other form of ${them}: these match ${other}.`;
+  return `${NOT_MENTIONED}${list}${more}, or a synonym or other form of ${them}: these were found by ${other}.`;
 }
