@@ -119,6 +119,8 @@ const UNICODE = {
 /** A word with nothing to split: letters and digits, a capital at most at its start. */
 const SIMPLE = /^[A-Z]?[a-z0-9]*$/;
 const ASCII = { token: /[A-Za-z0-9][A-Za-z0-9_./:@#-]*[A-Za-z0-9]|[A-Za-z0-9]/g, camel: /([a-z])([A-Z])/g };
+/** The classes that find a text's words: ASCII's for a text of ASCII alone. */
+const classesFor = (text: string) => (/^[\u0000-\u007f]*$/.test(text) ? ASCII : UNICODE);
 
 /**
  * The words of a text, lower-cased: identifiers, paths and URLs split at punctuation and at
@@ -127,7 +129,7 @@ const ASCII = { token: /[A-Za-z0-9][A-Za-z0-9_./:@#-]*[A-Za-z0-9]|[A-Za-z0-9]/g,
  */
 export function wordsOf(text: string): string[] {
   const out: string[] = [];
-  const { token: tokens, camel } = /^[\u0000-\u007f]*$/.test(text) ? ASCII : UNICODE;
+  const { token: tokens, camel } = classesFor(text);
   for (const token of text.match(tokens) ?? []) {
     // most words have nothing to split: no punctuation inside, no capital after a small letter
     if (SIMPLE.test(token)) {
@@ -158,17 +160,11 @@ export function tellingTerms(prompt: string): string[] {
  * mentions, cairn_recall_for).
  */
 export function tellingWords(prompt: string): string[] {
-  const out = new Set<string>();
-  const { token } = /^[\u0000-\u007f]*$/.test(prompt) ? ASCII : UNICODE;
   const common = commonWords();
   // "weren't" is no word "weren", nor "Stripe's" one "stripe's"
   const text = prompt.replace(/\b[a-z]+n['’]t\b/gi, ' ').replace(/['’](s|re|ve|ll|d|m)\b/gi, '');
-  for (const t of text.match(token) ?? []) {
-    const w = t.toLowerCase();
-    if (w.length < 3 || /^\d{1,3}$/.test(w) || common.has(w) || common.has(stem(w))) continue;
-    out.add(w);
-  }
-  return [...out];
+  const words = (text.match(classesFor(text).token) ?? []).map((t) => t.toLowerCase());
+  return [...new Set(words.filter((w) => tells(w, common)))];
 }
 
 /**
@@ -182,10 +178,10 @@ export function evidenceWords(query: string): string[] {
 
 /** A text's words less `words`, less one- and two-letter words and short numbers; each once. */
 function wordsLess(text: string, words: Set<string>): string[] {
-  const out = new Set<string>();
-  for (const w of wordsOf(text)) {
-    if (w.length < 3 || words.has(w) || /^\d{1,3}$/.test(w) || words.has(stem(w))) continue;
-    out.add(w);
-  }
-  return [...out];
+  return [...new Set(wordsOf(text).filter((w) => tells(w, words)))];
+}
+
+/** Whether a word tells, against `words` that do not: not one of them, nor one or two letters, nor a short number. */
+function tells(w: string, words: Set<string>): boolean {
+  return w.length >= 3 && !/^\d{1,3}$/.test(w) && !words.has(w) && !words.has(stem(w));
 }

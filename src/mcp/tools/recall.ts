@@ -29,10 +29,11 @@ export const recall = defineTool({
     const text = input.as_of ? `As of ${input.as_of}: ${found}` : found;
     // Claude Code and Codex hand the model the structured result, not the text: an empty one
     // carries the same words in its notice, and so does one that misses some of the question's words
-    const notice = [empty, unheld, p.notice].filter(Boolean).join(' ') || undefined;
+    const note = [unheld, p.notice].filter(Boolean).join(' ') || undefined;
+    const notice = [empty, note].filter(Boolean).join(' ') || undefined;
     return {
       structured: { hits: r.hits, scope: r.scope, ...p, ...(notice ? { notice } : {}) },
-      text: withNotice(text, [unheld, p.notice].filter(Boolean).join(' ') || undefined),
+      text: withNotice(text, note),
     };
   },
 });
