@@ -234,10 +234,10 @@ BEGIN
       -- writes sent together start their transactions in whatever order the pool's connections come
       -- free, so created_at would scramble a thread written in parallel. A walk of v_window steps on
       -- entries_org_id_idx whatever the filters (the primary key alone would walk other orgs' rows).
-      SELECT x.id, x.source_score, x.source_evident, x.says, row_number() OVER (
+      SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
-                   n.id, n.before, n.visible, n.says
+                   n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
             JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
@@ -263,8 +263,11 @@ BEGIN
       -- query lends as if a step further away (× v_context2 / v_context): an agent's next write on
       -- another topic is no answer ("JNI crash report from a user on Windows" after the driver's
       -- type mapping, to "minimum JDK for the driver?"), though a reply that repeats no word of the
-      -- question may be ("we called him Biscuit")
-      SELECT n.id, max(n.source_score * CASE n.distance WHEN 1 THEN v_context ELSE v_context2 END
+      -- question may be ("we called him Biscuit"). A hit that ends in a question brings the writes
+      -- after it a step nearer — the next lends all of its score, the one after v_context: what
+      -- answers it comes next ("which Node does CI pin?" then "22.11, since the March bump")
+      SELECT n.id, max(n.source_score * CASE n.distance - CASE WHEN n.answers THEN 1 ELSE 0 END
+                                          WHEN 0 THEN 1 WHEN 1 THEN v_context ELSE v_context2 END
                        * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
              bool_or(n.source_evident) AS evident
       FROM near n WHERE n.distance <= 2 GROUP BY n.id

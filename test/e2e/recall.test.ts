@@ -170,6 +170,26 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('brings the reply to a matching question up with the question itself', async () => {
+    const org = await t.createOrg('asked');
+    const conv = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/chat/vet' });
+    try {
+      const say = async (content: string) => entryId(await conv.call('remember', { content }));
+      const asked = await say('Ben: which vet does the puppy go to?');
+      const reply = await say('Anna: the puppy sees Dr Hale on Main Street.');
+      const hits = (await conv.call('recall', { query: 'which vet does the puppy go to?' })).structured.hits as {
+        id: string;
+        score: number;
+      }[];
+      // what answers a question comes next: the reply lends as much as the question holds (the
+      // newer first on a tie), where a statement's next write lends a step less (the test above)
+      expect(hits.map((h) => h.id)).toEqual([reply, asked]);
+      expect(hits[0]?.score).toBe(hits[1]?.score);
+    } finally {
+      await conv.close();
+    }
+  });
+
   it('weighs a neighbour that says nothing of the question below one that does', async () => {
     const org = await t.createOrg('thread');
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/java/driver' });
