@@ -32,6 +32,9 @@ DECLARE
   v_context2 constant float8 := 0.5;
   v_thread constant interval := interval '30 minutes';
   v_window constant int := 2;
+  v_ref constant float8 := 0.5;
+  v_ref_sources constant int := 3;
+  v_ref_df constant int := 4;
   v_expansion constant float8 := 0.5;
   v_prefixes constant int := 8;
   v_kind_weight constant float8 := 1.25;
@@ -222,8 +225,8 @@ BEGIN
             GROUP BY 1) h;
   END IF;
 
-  -- phase 3: context from the threads of work of the best v_sources (not when the read asked for
-  -- what is anchored to paths: a neighbour need not be)
+  -- phase 3: context from the threads of work of the best v_sources, and by reference from the best
+  -- v_ref_sources (not when the read asked for what is anchored to paths: context need not be)
   IF v_ids IS NOT NULL AND v_anchored IS NULL THEN
     WITH near AS (
       -- a hit's thread of work: the entries the same agent wrote in the same project right before and
@@ -271,6 +274,30 @@ BEGIN
                        * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
              bool_or(n.source_evident) AS evident
       FROM near n WHERE n.distance <= 2 GROUP BY n.id
+    ), refs AS (
+      -- what names an identifier or path a hit names that at most v_ref_df entries the reader's
+      -- partitions hold lends v_ref × the hit's score, whoever wrote it and when: the fix that names
+      -- the failure's error code ("Fixed the TS2345 errors" after "Build failed … TS2345"), the
+      -- change that names the job that failed. A release number names a release, not a subject
+      -- ("2.3.2": its field data, its rollout, its rollback), and names of three characters or
+      -- fewer ("e.g") are no reference. The key is made before the look-up (OFFSET 0): under
+      -- row-level security a condition that concatenates is no index condition (|| is not
+      -- leakproof), and the walk would read every posting of the org.
+      SELECT r.entry_id AS id, max(s.score * v_ref) AS boost, bool_or(s.evident) AS evident
+      FROM unnest(v_ids[1:v_ref_sources], v_scores[1:v_ref_sources], v_evident[1:v_ref_sources]) AS s(id, score, evident)
+      JOIN entries src ON src.org_id = v_org AND src.id = s.id
+      CROSS JOIN LATERAL (SELECT '#' || x AS key FROM unnest(cairn_idents(src.content)) AS x
+                          WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$' OFFSET 0) AS i
+      CROSS JOIN LATERAL (SELECT array_agg(p.entry_id) AS ids
+                          FROM (SELECT p.entry_id FROM postings p
+                                WHERE p.org_id = v_org AND p.lexeme = i.key
+                                  AND (left(p.project, 1) <> chr(1) OR p.project = ANY(v_private))
+                                LIMIT v_ref_df + 1) p) k
+      CROSS JOIN LATERAL unnest(k.ids) AS r(entry_id)
+      JOIN entries e ON e.org_id = v_org AND e.id = r.entry_id
+      WHERE s.score > 0 AND cardinality(k.ids) <= v_ref_df AND r.entry_id <> s.id
+        AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
+      GROUP BY r.entry_id
     ), ranked AS (
       SELECT r.id, max(r.score) AS score, bool_or(r.evident) AS evident FROM (
         -- a candidate keeps the larger of its own score and its boost; a neighbour that is not a
@@ -278,10 +305,12 @@ BEGIN
         SELECT u.id, u.score, u.evident FROM unnest(v_ids, v_scores, v_evident) AS u(id, score, evident)
         UNION ALL
         SELECT b.id, b.boost, b.evident FROM boosts b
+        UNION ALL
+        SELECT f.id, f.boost, f.evident FROM refs f
         ) r
       GROUP BY r.id ORDER BY max(r.score) DESC, r.id DESC LIMIT v_rescore
     )
-    -- the ranking stands; what holds no telling word and is in no thread of a hit that does goes
+    -- the ranking stands; what holds no telling word and is no context of a hit that does goes
     SELECT array_agg(r.id ORDER BY r.score DESC, r.id DESC), array_agg(r.score ORDER BY r.score DESC, r.id DESC)
       INTO v_ids, v_scores FROM ranked r WHERE r.evident;
   END IF;

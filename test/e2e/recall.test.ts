@@ -211,6 +211,38 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('brings the entry that names a rare identifier of a match, not a release number or a common name', async () => {
+    const org = await t.createOrg('references');
+    const ci = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ci-bot', project: '/web/shop' });
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'dev', project: '/web/shop' });
+    try {
+      const note = async (who: McpSession, content: string, tool = 'remember') =>
+        entryId(await who.call(tool, { content }));
+      const failed = await note(
+        ci,
+        'Build failed on main after enabling noUncheckedIndexedAccess in tsconfig.json: TS2345 in src/orders/service.ts, release 4.2.0.',
+        'observe',
+      );
+      for (let i = 0; i < 4; i++) await note(dev, `Worked on src/orders/service.ts, part ${i} of the cart refactor.`);
+      const release = await note(dev, 'Shipped 4.2.0 to the app stores on Thursday.');
+      const fixed = await note(dev, 'Fixed the TS2345 errors: lines.at(0) with a guard, no non-null assertions.');
+      const hits = (await dev.call('recall', { query: 'why did the build break after the tsconfig change?' }))
+        .structured.hits as { id: string; score: number }[];
+      const ids = hits.map((h) => h.id);
+      // the fix shares no word with the question; it names the failure's error code, which no other
+      // entry does, and comes below the failure as its context
+      expect(ids[0]).toBe(failed);
+      expect(ids).toContain(fixed);
+      expect(hits.find((h) => h.id === fixed)?.score).toBeLessThan(hits[0]?.score ?? 0);
+      // a release number names a release, not a subject; a path five entries name tells nothing
+      expect(ids).not.toContain(release);
+      expect(ids.filter((id) => id !== failed && id !== fixed)).toEqual([]);
+    } finally {
+      await ci.close();
+      await dev.close();
+    }
+  });
+
   it("takes context only from the same agent's thread of work that the reader may see", async () => {
     const alice = await connect('v2', t.mcpUrl, { key: key, agent: 'alice', project: '/chat/two' });
     const bob = await connect('v2', t.mcpUrl, { key: key, agent: 'bob', project: '/chat/two' });
