@@ -12,11 +12,13 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
   const remember = async (name: string, content: string) => {
     ids[name] = ((await s.call('remember', { content, scope: 'org' })).structured.entry as { id: string }).id;
   };
-  const top = async (query: string, limit = 10) =>
-    ((await s.call('recall', { query, limit })).structured.hits as { id: string; score: number }[]).map((h) => h.id);
-  /** The ids `who` gets back for `query`, best first. */
+  /** The hits `who` gets back for `query`, best first. */
+  const hitsOf = async (who: McpSession, query: string, extra: Record<string, unknown> = {}) =>
+    (await who.call('recall', { query, ...extra })).structured.hits as { id: string; score: number }[];
+  /** Their ids. */
   const ask = async (who: McpSession, query: string, extra: Record<string, unknown> = {}) =>
-    ((await who.call('recall', { query, ...extra })).structured.hits as { id: string }[]).map((h) => h.id);
+    (await hitsOf(who, query, extra)).map((h) => h.id);
+  const top = (query: string, limit = 10) => ask(s, query, { limit });
 
   beforeAll(async () => {
     t = await startTestServer(db);
@@ -155,10 +157,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       const question = await say('Ben: what did you name the new puppy?');
       const answer = await say('Anna: we called him Biscuit, after his colour.');
       const later = await say('Ben: lovely, see you at the weekend.');
-      const hits = (await conv.call('recall', { query: 'What is the name of the puppy?' })).structured.hits as {
-        id: string;
-        score: number;
-      }[];
+      const hits = await hitsOf(conv, 'What is the name of the puppy?');
       // the answer shares no word with the question; it is found as the matching turn's neighbour
       expect(hits.map((h) => h.id).slice(0, 2)).toEqual([question, answer]);
       expect(hits[1]?.score).toBeLessThan(hits[0]?.score ?? 0);
@@ -177,10 +176,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       const say = async (content: string) => entryId(await conv.call('remember', { content }));
       const asked = await say('Ben: which vet does the puppy go to?');
       const reply = await say('Anna: the puppy sees Dr Hale on Main Street.');
-      const hits = (await conv.call('recall', { query: 'which vet does the puppy go to?' })).structured.hits as {
-        id: string;
-        score: number;
-      }[];
+      const hits = await hitsOf(conv, 'which vet does the puppy go to?');
       // what answers a question comes next: the reply lends as much as the question holds (the
       // newer first on a tie), where a statement's next write lends a step less (the test above)
       expect(hits.map((h) => h.id)).toEqual([reply, asked]);
@@ -198,10 +194,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       const before = await note('The driver registers itself through ServiceLoader.');
       const match = await note('JDK 17 is the baseline for the driver.');
       const after = await note('Lunch is at noon on Fridays.');
-      const hits = (await dev.call('recall', { query: 'JDK for the driver' })).structured.hits as {
-        id: string;
-        score: number;
-      }[];
+      const hits = await hitsOf(dev, 'JDK for the driver');
       // both were written next to the match; the one about the driver lends more than the agent's
       // write on another topic, which stays on the page as context
       expect(hits.map((h) => h.id)).toEqual([match, before, after]);
@@ -226,8 +219,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       for (let i = 0; i < 4; i++) await note(dev, `Worked on src/orders/service.ts, part ${i} of the cart refactor.`);
       const release = await note(dev, 'Shipped 4.2.0 to the app stores on Thursday.');
       const fixed = await note(dev, 'Fixed the TS2345 errors: lines.at(0) with a guard, no non-null assertions.');
-      const hits = (await dev.call('recall', { query: 'why did the build break after the tsconfig change?' }))
-        .structured.hits as { id: string; score: number }[];
+      const hits = await hitsOf(dev, 'why did the build break after the tsconfig change?');
       const ids = hits.map((h) => h.id);
       // the fix shares no word with the question; it names the failure's error code, which no other
       // entry does, and comes below the failure as its context
