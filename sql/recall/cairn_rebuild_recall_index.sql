@@ -9,7 +9,7 @@ BEGIN
   INSERT INTO postings (org_id, lexeme, project, entry_id)
     SELECT DISTINCT p_org, k, cairn_posting_key(e.scope, e.project, e.agent), e.id
     FROM entries e, unnest(cairn_entry_keys(e.search, cairn_entry_text(e.title, e.content, e.rationale, e.source, e.tags))
-      || cairn_path_keys(e.paths)) AS k
+      || cairn_path_keys(e.paths) || cairn_tag_keys(e.tags)) AS k
     WHERE e.org_id = p_org
     ORDER BY 2, 3, 4; -- in index order: the B-tree grows at its right edge
   PERFORM cairn_org_seal(p_org, true); -- what writes left pending is counted once, below

@@ -34,7 +34,7 @@ DECLARE
   v_window constant int := 2;
   v_ref constant float8 := 0.5;
   v_ref_sources constant int := 3;
-  v_ref_df constant int := 4;
+  v_ref_df constant int := 3;
   v_expansion constant float8 := 0.5;
   v_prefixes constant int := 8;
   v_kind_weight constant float8 := 1.25;
@@ -64,7 +64,6 @@ DECLARE
   v_hits json;
   v_anchored uuid[];
   v_at timestamptz := (p_args->>'as_of')::timestamptz;
-  v_stale constant float8 := 0.8;
   v_heir constant float8 := 1;
   v_gate boolean;
   v_evidence tsquery;
@@ -191,11 +190,10 @@ BEGIN
     v_cand := v_anchored;
   END IF;
 
-  -- phase 2: the candidates the read may see, scored in full, best first; an entry that may be
-  -- stale (a newer entry changed one of its paths) weighs v_stale. A candidate the read would see
-  -- but for having been replaced lends v_heir × its score to its replacement (cairn_recall_heir):
-  -- the current word on what it was about; an entry keeps the larger of its own score and the
-  -- loans. Not in a read of what is anchored to paths: the replacement need not be.
+  -- phase 2: the candidates the read may see, scored in full, best first. A candidate the read
+  -- would see but for having been replaced lends v_heir × its score to its replacement
+  -- (cairn_recall_heir): the current word on what it was about; an entry keeps the larger of its
+  -- own score and the loans. Not in a read of what is anchored to paths: the replacement need not be.
   IF v_gate AND v_evidence IS NULL THEN
     v_cand := NULL; -- no entry the reader may see holds a telling word
   END IF;
@@ -210,11 +208,10 @@ BEGIN
                                        WHERE c.search @@ p.q)
                          + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
                                      WHERE c.search @@ l.q))
-                       * CASE WHEN c.paths IS NULL THEN 1 WHEN cairn_entry_stale(c.e) IS NOT NULL THEN v_stale ELSE 1 END
                        * CASE WHEN c.heir IS NULL THEN 1 ELSE v_heir END) AS score
             FROM (SELECT v.*, CASE WHEN NOT v.current AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
                     THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
-                  FROM (SELECT e.id, e.kind, e.search, e.paths, e.scope, e.project, e.agent, e,
+                  FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
                                cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
                         FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
                           -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them
@@ -275,19 +272,25 @@ BEGIN
              bool_or(n.source_evident) AS evident
       FROM near n WHERE n.distance <= 2 GROUP BY n.id
     ), refs AS (
-      -- what names an identifier or path a hit names that at most v_ref_df entries the reader's
-      -- partitions hold lends v_ref × the hit's score, whoever wrote it and when: the fix that names
-      -- the failure's error code ("Fixed the TS2345 errors" after "Build failed … TS2345"), the
-      -- change that names the job that failed. A release number names a release, not a subject
-      -- ("2.3.2": its field data, its rollout, its rollback), and names of three characters or
-      -- fewer ("e.g") are no reference. The key is made before the look-up (OFFSET 0): under
-      -- row-level security a condition that concatenates is no index condition (|| is not
-      -- leakproof), and the walk would read every posting of the org.
+      -- what names an identifier or path a hit names, or carries two of its tags, that at most
+      -- v_ref_df entries the reader's partitions hold (the identifier, one of the two tags) lends
+      -- v_ref × the hit's score, whoever wrote it and when: the fix that names the failure's error
+      -- code ("Fixed the TS2345 errors" after "Build failed … TS2345"), the change that names the
+      -- job that failed, the fix its writer labelled as the failure ("mqtt", "connectivity" on
+      -- the carrier's dropped trackers and on the keepalive change). A release number names a
+      -- release, not a subject ("2.3.2": its field data, its rollout, its rollback), names of
+      -- three characters or fewer ("e.g") are no reference, and one tag alone is a label many
+      -- topics share ("api"). The key is made before the look-up (OFFSET 0): under row-level
+      -- security a condition that concatenates is no index condition (|| is not leakproof), and
+      -- the walk would read every posting of the org.
       SELECT r.entry_id AS id, max(s.score * v_ref) AS boost, bool_or(s.evident) AS evident
       FROM unnest(v_ids[1:v_ref_sources], v_scores[1:v_ref_sources], v_evident[1:v_ref_sources]) AS s(id, score, evident)
       JOIN entries src ON src.org_id = v_org AND src.id = s.id
       CROSS JOIN LATERAL (SELECT '#' || x AS key FROM unnest(cairn_idents(src.content)) AS x
-                          WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$' OFFSET 0) AS i
+                          WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$'
+                          UNION ALL
+                          SELECT t FROM unnest(cairn_tag_keys(src.tags)) AS t
+                          WHERE cardinality(src.tags) > 1 OFFSET 0) AS i
       CROSS JOIN LATERAL (SELECT array_agg(p.entry_id) AS ids
                           FROM (SELECT p.entry_id FROM postings p
                                 WHERE p.org_id = v_org AND p.lexeme = i.key
@@ -296,6 +299,8 @@ BEGIN
       CROSS JOIN LATERAL unnest(k.ids) AS r(entry_id)
       JOIN entries e ON e.org_id = v_org AND e.id = r.entry_id
       WHERE s.score > 0 AND cardinality(k.ids) <= v_ref_df AND r.entry_id <> s.id
+        AND (NOT starts_with(i.key, '@t:')
+             OR cardinality(ARRAY(SELECT unnest(cairn_tag_keys(e.tags)) INTERSECT SELECT unnest(cairn_tag_keys(src.tags)))) > 1)
         AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
       GROUP BY r.entry_id
     ), ranked AS (

@@ -7,8 +7,8 @@
  * 3a29589 is the last release on main before function files; add5fb2, the state its 0008 and 0010
  * were edited to afterwards (bytes the fixture keeps: drizzle, which never re-runs a migration,
  * would have left such a database with those functions; today's function files replace them);
- * aac01a0, the release before the brief (function files, migrations to 0012); 3268bf6, the release
- * before this one (migrations to 0036).
+ * aac01a0, the release before the brief (function files, migrations to 0012); de3632a, the release
+ * before this one (migrations to 0037).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -215,6 +215,10 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         [KEY.hash],
       );
       expect(((recalled[0]?.hits ?? []) as { id: string }[]).map((h) => h.id)).toEqual([ENTRY]);
+      // and it is filed under its tag for context by reference (0038's backfill)
+      expect(
+        await old.query(`SELECT lexeme FROM postings WHERE entry_id = $1 AND starts_with(lexeme, '@t:')`, [ENTRY]),
+      ).toEqual([{ lexeme: '@t:database' }]);
       // the chain the release wrote goes on: its events keep their form (no actor kind was
       // recorded before 0032), today's record theirs, and the whole chain verifies
       await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [
