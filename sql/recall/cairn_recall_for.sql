@@ -35,6 +35,7 @@ DECLARE
   v_ref constant float8 := 0.5;
   v_ref_sources constant int := 3;
   v_ref_df constant int := 3;
+  v_ref_tags constant int := 2;
   v_expansion constant float8 := 0.5;
   v_prefixes constant int := 8;
   v_kind_weight constant float8 := 1.25;
@@ -234,14 +235,15 @@ BEGIN
       -- writes sent together start their transactions in whatever order the pool's connections come
       -- free, so created_at would scramble a thread written in parallel. A walk of v_window steps on
       -- entries_org_id_idx whatever the filters (the primary key alone would walk other orgs' rows).
-      SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, row_number() OVER (
+      SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, x.apart, row_number() OVER (
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
-                   n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks
+                   n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks,
+                   NOT (cairn_tag_keys(n.tags) && cairn_tag_keys(src.tags)) AND n.tags <> '{}' AND src.tags <> '{}' AS apart
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
             JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
-              (SELECT e.id, true AS before, e.search @@ v_said AS says,
+              (SELECT e.id, e.tags, true AS before, e.search @@ v_said AS says,
                  e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at >= src.created_at - v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
@@ -249,7 +251,7 @@ BEGIN
                  AND (e.scope <> 'agent' OR e.agent = p_agent)
                ORDER BY e.id DESC LIMIT v_window)
               UNION ALL
-              (SELECT e.id, false, e.search @@ v_said,
+              (SELECT e.id, e.tags, false, e.search @@ v_said,
                  e.project_key = src.project_key AND e.agent = src.agent
                  AND e.created_at <= src.created_at + v_thread
                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
@@ -265,12 +267,14 @@ BEGIN
       -- type mapping, to "minimum JDK for the driver?"), though a reply that repeats no word of the
       -- question may be ("we called him Biscuit"). A hit that ends in a question brings the writes
       -- after it a step nearer — the next lends all of its score, the one after v_context: what
-      -- answers it comes next ("which Node does CI pin?" then "22.11, since the March bump")
+      -- answers it comes next ("which Node does CI pin?" then "22.11, since the March bump"). One
+      -- its writer labelled as another topic, both tagged and no tag in common, lends nothing (the
+      -- coupon rule written after the pagination convention); a plan, untagged, still may
       SELECT n.id, max(n.source_score * CASE n.distance - CASE WHEN n.answers THEN 1 ELSE 0 END
                                           WHEN 0 THEN 1 WHEN 1 THEN v_context ELSE v_context2 END
                        * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
              bool_or(n.source_evident) AS evident
-      FROM near n WHERE n.distance <= 2 GROUP BY n.id
+      FROM near n WHERE n.distance <= 2 AND NOT n.apart GROUP BY n.id
     ), refs AS (
       -- what names an identifier or path a hit names, or carries two of its tags, that at most
       -- v_ref_df entries the reader's partitions hold (the identifier, one of the two tags) lends
@@ -290,7 +294,7 @@ BEGIN
                           WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$'
                           UNION ALL
                           SELECT t FROM unnest(cairn_tag_keys(src.tags)) AS t
-                          WHERE cardinality(src.tags) > 1 OFFSET 0) AS i
+                          WHERE cardinality(src.tags) >= v_ref_tags OFFSET 0) AS i
       CROSS JOIN LATERAL (SELECT array_agg(p.entry_id) AS ids
                           FROM (SELECT p.entry_id FROM postings p
                                 WHERE p.org_id = v_org AND p.lexeme = i.key
@@ -300,7 +304,7 @@ BEGIN
       JOIN entries e ON e.org_id = v_org AND e.id = r.entry_id
       WHERE s.score > 0 AND cardinality(k.ids) <= v_ref_df AND r.entry_id <> s.id
         AND (NOT starts_with(i.key, '@t:')
-             OR cardinality(ARRAY(SELECT unnest(cairn_tag_keys(e.tags)) INTERSECT SELECT unnest(cairn_tag_keys(src.tags)))) > 1)
+             OR cardinality(ARRAY(SELECT unnest(cairn_tag_keys(e.tags)) INTERSECT SELECT unnest(cairn_tag_keys(src.tags)))) >= v_ref_tags)
         AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
       GROUP BY r.entry_id
     ), ranked AS (

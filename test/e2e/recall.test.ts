@@ -204,6 +204,23 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('brings no neighbour its writer labelled as another topic: both tagged, no tag in common', async () => {
+    const org = await t.createOrg('labelled');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/shop/api' });
+    try {
+      const note = async (content: string, tags: string[]) => entryId(await dev.call('remember', { content, tags }));
+      const coupons = await note('Coupon codes are uppercased on write and on lookup.', ['coupons', 'checkout']);
+      const match = await note('List endpoints use cursor pagination with an opaque cursor.', ['API', 'pagination']);
+      const port = await note('The service listens on 4000 locally.', ['api', 'local-dev']);
+      const hits = await hitsOf(dev, 'pagination of list endpoints');
+      // neither neighbour says a word of the question; the one that shares a tag (in other case)
+      // stays as context, the coupon rule written next to it is another subject
+      expect(hits.map((h) => h.id)).toEqual([match, port]);
+      expect(hits.map((h) => h.id)).not.toContain(coupons);
+    } finally {
+      await dev.close();
+    }
+  });
   it('brings the entry that names a rare identifier of a match, not a release number or a common name', async () => {
     const org = await t.createOrg('references');
     const ci = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ci-bot', project: '/web/shop' });
