@@ -239,7 +239,7 @@ BEGIN
                PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
       FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
                    n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks,
-                   NOT (cairn_tag_keys(n.tags) && cairn_tag_keys(src.tags)) AND n.tags <> '{}' AND src.tags <> '{}' AS apart
+                   n.tags <> '{}' AND src.tags <> '{}' AND cairn_tags_shared(n.tags, src.tags) = 0 AS apart
             FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
             JOIN entries src ON src.org_id = v_org AND src.id = s.id
             CROSS JOIN LATERAL (
@@ -304,7 +304,7 @@ BEGIN
       JOIN entries e ON e.org_id = v_org AND e.id = r.entry_id
       WHERE s.score > 0 AND cardinality(k.ids) <= v_ref_df AND r.entry_id <> s.id
         AND (NOT starts_with(i.key, '@t:')
-             OR cardinality(ARRAY(SELECT unnest(cairn_tag_keys(e.tags)) INTERSECT SELECT unnest(cairn_tag_keys(src.tags)))) >= v_ref_tags)
+             OR cairn_tags_shared(e.tags, src.tags) >= v_ref_tags)
         AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
       GROUP BY r.entry_id
     ), ranked AS (

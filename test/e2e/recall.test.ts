@@ -221,6 +221,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       await dev.close();
     }
   });
+
   it('brings the entry that names a rare identifier of a match, not a release number or a common name', async () => {
     const org = await t.createOrg('references');
     const ci = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ci-bot', project: '/web/shop' });
