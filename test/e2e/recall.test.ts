@@ -293,6 +293,36 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it("counts no other agent's private entries in a reference, nor brings them by it", async () => {
+    const org = await t.createOrg('private-references');
+    const ci = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ci-bot', project: '/web/shop' });
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'dev', project: '/web/shop' });
+    const eve = await connect('v2', t.mcpUrl, { key: org.key, agent: 'eve', project: '/web/shop' });
+    try {
+      const note = async (who: McpSession, args: Record<string, unknown>, tool = 'remember') =>
+        entryId(await who.call(tool, args));
+      const failed = await note(
+        ci,
+        { content: 'Checkout build failed on main: TS7053 in src/cart/total.ts.' },
+        'observe',
+      );
+      for (let i = 0; i < 3; i++) await note(dev, { content: `Standup notes, day ${i}.` });
+      const fixed = await note(dev, { content: 'Fixed the TS7053 errors with an index signature on Prices.' });
+      // three private entries naming the code: counted, the code would be on five entries, no reference
+      const hidden: string[] = [];
+      for (let i = 0; i < 3; i++)
+        hidden.push(await note(eve, { content: `TS7053 scratch ${i}: try keyof typeof first.`, scope: 'agent' }));
+      const ids = await ask(dev, 'why did the checkout build break?');
+      expect(ids[0]).toBe(failed);
+      expect(ids).toContain(fixed);
+      for (const id of hidden) expect(ids).not.toContain(id);
+    } finally {
+      await ci.close();
+      await dev.close();
+      await eve.close();
+    }
+  });
+
   it("takes context only from the same agent's thread of work that the reader may see", async () => {
     const alice = await connect('v2', t.mcpUrl, { key: key, agent: 'alice', project: '/chat/two' });
     const bob = await connect('v2', t.mcpUrl, { key: key, agent: 'bob', project: '/chat/two' });
