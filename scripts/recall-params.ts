@@ -1,6 +1,6 @@
 /**
  * Recall's ranking with other values of its constants, for measuring only (`npm run bench:recall
- * -- --params …`): the constants are `v_* constant` declarations of
+ * -- --params …`, and `npm run bench:recall-cv`'s combinations): the constants are `v_* constant` declarations of
  * sql/recall/cairn_recall_for.sql. The benchmark's own embedded database is migrated as the
  * service would migrate it, then the function is defined again with the given values; the service
  * started on that directory finds every function file's hash recorded and keeps the redefinition.
@@ -72,4 +72,51 @@ export async function prepareWithParams(dbDir: string, params: RecallParams): Pr
   } finally {
     await client.close();
   }
+}
+
+/** One org's figures on CodeRecall: R@5 and MRR as shares, and its questions ordered wrongly. */
+export interface Figures {
+  r5: number;
+  mrr: number;
+  violations: number;
+}
+/** One combination of constants measured on every org (`npm run bench:recall-cv`). */
+export interface Run {
+  params: RecallParams;
+  /** The combination is the constants as they are. */
+  current: boolean;
+  perOrg: Record<string, Figures>;
+}
+
+/** Each constant's value in the function's source as it is, as the grid writes values. */
+export function currentValues(names: string[], source = readFileSync(FILE, 'utf8')): RecallParams {
+  return Object.fromEntries(
+    names.map((name) => {
+      const m = new RegExp(`\\n  ${name} constant \\w+ := ([^;\\n]+);`).exec(source);
+      if (!m) throw new Error(`--grid: ${name} is not a constant of cairn_recall_for`);
+      const raw = (m[1] as string).trim();
+      const interval = /^interval '(.+)'$/.exec(raw);
+      return [name, interval ? (interval[1] as string) : Number(raw)];
+    }),
+  );
+}
+
+/** Every combination of the grid's values, one value of each constant. */
+export function combinations(grid: Record<string, (number | string)[]>): RecallParams[] {
+  return Object.entries(grid).reduce<RecallParams[]>(
+    (acc, [name, values]) => acc.flatMap((p) => values.map((v) => ({ ...p, [name]: v }))),
+    [{}],
+  );
+}
+
+/** The run that does best on `orgs` together: R@5, then MRR, then the values as they are. */
+export function best(runs: Run[], orgs: string[]): Run {
+  const mean = (r: Run, f: keyof Figures) => orgs.reduce((s, o) => s + (r.perOrg[o]?.[f] ?? 0), 0) / orgs.length;
+  const better = (a: Run, b: Run) => {
+    const eps = 1e-9;
+    if (Math.abs(mean(a, 'r5') - mean(b, 'r5')) > eps) return mean(a, 'r5') > mean(b, 'r5');
+    if (Math.abs(mean(a, 'mrr') - mean(b, 'mrr')) > eps) return mean(a, 'mrr') > mean(b, 'mrr');
+    return a.current && !b.current;
+  };
+  return runs.reduce((x, y) => (better(y, x) ? y : x));
 }

@@ -5,7 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
-import { redefine, withParams } from '../../scripts/recall-params';
+import { best, combinations, currentValues, type Run, redefine, withParams } from '../../scripts/recall-params';
 import { pgliteMigrationClient } from '../../src/storage/pg/client';
 import { migrate } from '../../src/storage/pg/migrate';
 
@@ -39,5 +39,34 @@ describe('recall constants for one benchmark run', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('reads the values as they are and makes every combination of a grid', () => {
+    expect(currentValues(['v_lead', 'v_cap', 'v_thread'])).toEqual({ v_lead: 0.5, v_cap: 250, v_thread: '30 minutes' });
+    expect(() => currentValues(['v_limit'])).toThrow(/v_limit is not a constant/);
+    expect(combinations({ v_lead: [0.25, 0.5], v_ref: [0.4, 0.6] })).toEqual([
+      { v_lead: 0.25, v_ref: 0.4 },
+      { v_lead: 0.25, v_ref: 0.6 },
+      { v_lead: 0.5, v_ref: 0.4 },
+      { v_lead: 0.5, v_ref: 0.6 },
+    ]);
+  });
+
+  it('chooses for the orgs it is given: R@5, then MRR, then the values as they are', () => {
+    const run = (v: number, current: boolean, perOrg: Record<string, [number, number]>): Run => ({
+      params: { v_lead: v },
+      current,
+      perOrg: Object.fromEntries(Object.entries(perOrg).map(([o, [r5, mrr]]) => [o, { r5, mrr, violations: 0 }])),
+    });
+    const now = run(0.5, true, { a: [0.9, 0.8], b: [0.9, 0.8], c: [0.9, 0.8] });
+    const up = run(0.25, false, { a: [0.95, 0.7], b: [0.9, 0.8], c: [0.8, 0.9] });
+    const tie = run(1, false, { a: [0.9, 0.8], b: [0.9, 0.8], c: [0.9, 0.8] });
+    // held out c: a and b are better off with 0.25 (R@5 first, though MRR falls)
+    expect(best([now, up, tie], ['a', 'b'])).toBe(up);
+    // held out a: b and c lose R@5 with 0.25; 1 ties with the values as they are, which stay
+    expect(best([tie, now, up], ['b', 'c'])).toBe(now);
+    // the same R@5, the better MRR
+    const mrr = run(2, false, { b: [0.9, 0.85], c: [0.9, 0.8] });
+    expect(best([now, mrr], ['b', 'c'])).toBe(mrr);
   });
 });
