@@ -11,7 +11,7 @@
  *   --grid JSON|file   constant name → the values to try, every combination of them
  *   --out file         the per-org figures of every combination, as JSON
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,8 @@ import {
   combinations,
   currentValues,
   type Figures,
+  jsonArg,
+  meanOver,
   prepareWithParams,
   type RecallParams,
   type Run,
@@ -32,7 +34,7 @@ const ROOT = join(import.meta.dirname, '..');
 const SETS = ['dev', 'dev2'];
 
 function parseGrid(arg: string): Record<string, (number | string)[]> {
-  const grid = JSON.parse(arg.trim().startsWith('{') ? arg : readFileSync(arg, 'utf8')) as unknown;
+  const grid = jsonArg(arg);
   if (
     typeof grid !== 'object' ||
     grid === null ||
@@ -55,6 +57,7 @@ async function measure(params: RecallParams, current: boolean): Promise<Run> {
   try {
     const rows: Scored[] = [];
     for (const set of SETS) rows.push(...(await runCodeRecall(server, loadCodeRecall(ROOT, set))).answers.map(score));
+    // unrounded, unlike coderecall-score's summaries: a choice between values turns on small differences
     const perOrg = Object.fromEntries(
       [...Map.groupBy(rows, (r) => r.org)].map(([org, rs]) => [
         org,
@@ -114,10 +117,9 @@ async function main() {
       `| ${org} | ${chosen.current ? 'as they are' : values(chosen.params)} | ${pct(f.r5)} / ${mrr(f.mrr)}${f.violations ? ` (${f.violations} violations)` : ''} | ${pct(c.r5)} / ${mrr(c.mrr)} |`,
     );
   }
-  const meanOf = (r: Run, f: 'r5' | 'mrr') => orgs.reduce((s, o) => s + (r.perOrg[o]?.[f] ?? 0), 0) / orgs.length;
   lines.push(
     '',
-    `Held out, mean over the orgs: R@5 ${pct(heldR5)}, MRR ${mrr(heldMrr)}; with the values as they are ${pct(meanOf(current, 'r5'))}, ${mrr(meanOf(current, 'mrr'))}.`,
+    `Held out, mean over the orgs: R@5 ${pct(heldR5)}, MRR ${mrr(heldMrr)}; with the values as they are ${pct(meanOver(current, orgs, 'r5'))}, ${mrr(meanOver(current, orgs, 'mrr'))}.`,
     '',
     `| values | ${orgs.join(' | ')} |`,
     `| --- | ${orgs.map(() => '---').join(' | ')} |`,

@@ -1,7 +1,7 @@
 /**
  * Recall's ranking with other values of its constants, for measuring only (`npm run bench:recall
- * -- --params …`, and `npm run bench:recall-cv`'s combinations): the constants are `v_* constant` declarations of
- * sql/recall/cairn_recall_for.sql. The benchmark's own embedded database is migrated as the
+ * -- --params …`, and `npm run bench:recall-cv`'s combinations): the constants are `v_* constant`
+ * declarations of sql/recall/cairn_recall_for.sql. The benchmark's own embedded database is migrated as the
  * service would migrate it, then the function is defined again with the given values; the service
  * started on that directory finds every function file's hash recorded and keeps the redefinition.
  * Nothing in sql/ changes and no other database is touched.
@@ -15,10 +15,14 @@ export type RecallParams = Record<string, number | string>;
 
 const FILE = join(FUNCTIONS_DIR, 'recall', 'cairn_recall_for.sql');
 
+/** An argument that is JSON itself (an object) or the path of a file holding it. */
+export function jsonArg(arg: string): unknown {
+  return JSON.parse(arg.trim().startsWith('{') ? arg : readFileSync(arg, 'utf8'));
+}
+
 /** `--params`: a JSON object, inline or in a file, of constant name → value ({"v_lead": 0}). */
 export function parseParams(arg: string): RecallParams {
-  const text = arg.trim().startsWith('{') ? arg : readFileSync(arg, 'utf8');
-  const params = JSON.parse(text) as unknown;
+  const params = jsonArg(arg);
   if (typeof params !== 'object' || params === null || Array.isArray(params)) {
     throw new Error('--params: a JSON object of constant name → value, e.g. {"v_lead": 0}');
   }
@@ -109,9 +113,14 @@ export function combinations(grid: Record<string, (number | string)[]>): RecallP
   );
 }
 
+/** A run's figure averaged over `orgs`. */
+export function meanOver(run: Run, orgs: string[], f: keyof Figures): number {
+  return orgs.reduce((s, o) => s + (run.perOrg[o]?.[f] ?? 0), 0) / orgs.length;
+}
+
 /** The run that does best on `orgs` together: R@5, then MRR, then the values as they are. */
 export function best(runs: Run[], orgs: string[]): Run {
-  const mean = (r: Run, f: keyof Figures) => orgs.reduce((s, o) => s + (r.perOrg[o]?.[f] ?? 0), 0) / orgs.length;
+  const mean = (r: Run, f: keyof Figures) => meanOver(r, orgs, f);
   const better = (a: Run, b: Run) => {
     const eps = 1e-9;
     if (Math.abs(mean(a, 'r5') - mean(b, 'r5')) > eps) return mean(a, 'r5') > mean(b, 'r5');
