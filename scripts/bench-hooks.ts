@@ -11,6 +11,8 @@
  *   --only latency|delivery   one part (prints; writes nothing unless --out)
  *   --in-process              the delivery's hooks run in this process (to tune relevance.ts fast;
  *                             the figures written are always the processes')
+ *   --framed                  every question and no-answer prompt inside a request's words
+ *                             (scripts/coderecall.ts `framed`), as a user's prompt holds it (prints)
  *   --rounds N                latency rounds (default 100)
  *   --out FILE                the JSON to FILE, and BENCHMARKS.md left alone
  */
@@ -20,7 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../src/node/node';
 import { writeBenchmarkSection } from './benchmarks-md';
-import { loadCodeRecall } from './coderecall';
+import { framed, framedQuestions, loadCodeRecall } from './coderecall';
 import { type Asked, delivery } from './hooks/delivery';
 import { latency } from './hooks/latency';
 import { stopLauncher } from './hooks/run-hook';
@@ -30,6 +32,7 @@ const { values: flags } = parseArgs({
   options: {
     only: { type: 'string' },
     'in-process': { type: 'boolean', default: false },
+    framed: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '100' },
     out: { type: 'string' },
   },
@@ -38,7 +41,7 @@ if (Number(process.versions.node.split('.')[0]) < 22) throw new Error('run it wi
 const log = (line: string) => console.log(line);
 const noAnswer = (
   JSON.parse(readFileSync(join(ROOT, 'bench', 'prompts', 'no-answer.json'), 'utf8')) as { prompts: string[] }
-).prompts;
+).prompts.map((p, i) => (flags.framed ? framed(p, i) : p));
 const HALF = noAnswer.length / 2;
 
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '—');
@@ -96,9 +99,11 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node 
 try {
   const result: Record<string, unknown> = { date, machine };
   if (flags.only !== 'latency') {
+    const load = (set: string) =>
+      flags.framed ? framedQuestions(loadCodeRecall(ROOT, set)) : loadCodeRecall(ROOT, set);
     const sets: [string, ReturnType<typeof loadCodeRecall>][] = [
-      ['dev', loadCodeRecall(ROOT, 'dev')],
-      ['dev2', loadCodeRecall(ROOT, 'dev2')],
+      ['dev', load('dev')],
+      ['dev2', load('dev2')],
     ];
     const asked = await delivery(server, sets, noAnswer, { inProcess: flags['in-process'] === true, log });
     result.delivery = { inProcess: flags['in-process'], summary: deliverySummary(asked), asked };
@@ -109,7 +114,7 @@ try {
     log(JSON.stringify(result.latency, null, 1));
   }
   if (flags.out) writeFileSync(flags.out, `${JSON.stringify(result, null, 1)}\n`);
-  else if (!flags.only && !flags['in-process']) {
+  else if (!flags.only && !flags['in-process'] && !flags.framed) {
     mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
     const file = `hooks-${date}.json`;
     writeFileSync(join(ROOT, 'bench', 'results', file), `${JSON.stringify(result, null, 1)}\n`);

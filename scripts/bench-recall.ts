@@ -25,11 +25,13 @@
  *   --interleave N each org's writes interleaved between its agents at random (seed N), each
  *                  agent's own order kept: a team's agents write in parallel, and recall's thread
  *                  context must hold when other agents' writes fall between an agent's own
+ *   --framed       every CodeRecall question and no-answer prompt asked inside a request's words
+ *                  (scripts/coderecall.ts `framed`), as a prompt to an agent holds it
  *   --parallel N   LoCoMo's turns written N at a time, in parallel, as a client that sends them
  *                  together does: on Postgres their transactions start in whatever order the pool's
  *                  connections come free, and recall's thread context must hold all the same
  *   --out file     also write this run's figures (JSON) there
- *                  With --sets, --orgs, --params, --interleave or --parallel the run is printed (and
+ *                  With --sets, --orgs, --params, --interleave, --framed or --parallel the run is printed (and
  *                  written to --out), never recorded in bench/results or BENCHMARKS.md.
  *   --anchors      CodeRecall replayed twice, without and with anchors (each entry written with the
  *                  paths its text names): recall's figures side by side, and where the stale marks
@@ -48,6 +50,8 @@ import { bm25Index } from './bm25';
 import {
   type Answer,
   type BriefCoverage,
+  framed,
+  framedQuestions,
   loadCodeRecall,
   type NoAnswer,
   type Refusal,
@@ -107,6 +111,8 @@ interface CodeRecallOptions {
   orgs?: Set<string> | undefined;
   /** Each org's writes interleaved between its agents with this seed (scripts/coderecall.ts `interleaved`). */
   interleave?: number | undefined;
+  /** Every question and prompt inside a request's words (scripts/coderecall.ts `framed`). */
+  framed?: boolean | undefined;
 }
 
 /** One set's figures: the service and the baseline, per question and summarised. */
@@ -130,7 +136,7 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     JSON.parse(readFileSync(join(ROOT, 'bench', 'prompts', 'no-answer.json'), 'utf8')) as {
       prompts: string[];
     }
-  ).prompts;
+  ).prompts.map((p, i) => (o.framed ? framed(p, i) : p));
   const started = performance.now();
   const sets: Record<string, SetResult> = {};
   const refused: Refusal[] = [];
@@ -141,7 +147,8 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
   /** Per org, the labelled questions whose page named question words no hit mentions. */
   const noted = new Map<string, number>();
   for (const set of o.sets) {
-    const data = loadCodeRecall(ROOT, set).filter((org) => !o.orgs || o.orgs.has(org.org));
+    const loaded = loadCodeRecall(ROOT, set).filter((org) => !o.orgs || o.orgs.has(org.org));
+    const data = o.framed ? framedQuestions(loaded) : loaded;
     if (data.length === 0) continue;
     const run = await runCodeRecall(server, data, { prompts, interleave: o.interleave });
     const cairnRows = run.answers.map(score);
@@ -484,6 +491,7 @@ async function main() {
       params: { type: 'string' },
       out: { type: 'string' },
       interleave: { type: 'string' },
+      framed: { type: 'boolean', default: false },
       parallel: { type: 'string' },
     },
   });
@@ -501,7 +509,7 @@ async function main() {
   const parallel = values.parallel === undefined ? 1 : Number(values.parallel);
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new Error('--parallel takes a whole number of writes, 1 or more');
-  const record = !params && !orgs && !values.sets && interleave === undefined && parallel === 1;
+  const record = !params && !orgs && !values.sets && interleave === undefined && parallel === 1 && !values.framed;
 
   // semantic recall stays off whatever the environment says: these figures are the lexical ranking's
   const env: Record<string, string | undefined> = Object.fromEntries(
@@ -523,7 +531,7 @@ async function main() {
     }
     const c =
       values.only !== 'locomo'
-        ? await codeRecall(server, { verbose: values.verbose, sets, orgs, interleave })
+        ? await codeRecall(server, { verbose: values.verbose, sets, orgs, interleave, framed: values.framed })
         : undefined;
     if (c) console.log(`${c.md}\n\n${c.briefMd}`);
     const l = values.only !== 'coderecall' ? await locomo(server, parallel) : undefined;
@@ -535,7 +543,7 @@ async function main() {
     }
     if (!record) {
       console.log(
-        '(--sets, --orgs, --params, --interleave or --parallel: printed only, not recorded in bench/results or BENCHMARKS.md)',
+        '(--sets, --orgs, --params, --interleave, --framed or --parallel: printed only, not recorded in bench/results or BENCHMARKS.md)',
       );
       return;
     }

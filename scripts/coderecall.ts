@@ -225,6 +225,28 @@ export function interleaved(entries: CodeEntry[], seed: number): CodeEntry[] {
 }
 
 /**
+ * A question inside a request, as a prompt to an agent says it (`--framed`): words around the
+ * subject that no answer needs ("I'm about to make some changes …", "keep the answer short"). One
+ * of four framings, by the question's place; recall should find the answer all the same.
+ */
+const FRAMINGS: ((q: string) => string)[] = [
+  (q) => `hey, quick one before I start on this ticket: ${q} thanks`,
+  (q) =>
+    `I'm about to make some changes in this part of the codebase and want to avoid surprises. ${q} Please check what the team already knows before answering.`,
+  (q) => `Context: I just joined the team and I'm reading through the code. Question: ${q} If you're not sure, say so.`,
+  (q) => `${q} Keep the answer short and point me to the relevant files if you can.`,
+];
+
+export function framed(query: string, i: number): string {
+  return (FRAMINGS[i % FRAMINGS.length] as (q: string) => string)(query);
+}
+
+/** The orgs with every question framed (`framed`), each by its place in its org. */
+export function framedQuestions(data: CodeOrg[]): CodeOrg[] {
+  return data.map((org) => ({ ...org, questions: org.questions.map((q, i) => ({ ...q, query: framed(q.query, i) })) }));
+}
+
+/**
  * Replays one org's entries in order (with `interleave`, as `interleaved` orders them), each by its
  * agent in its project, into a new Cairn org; refused writes are counted, not fatal. With
  * `anchors`, each entry (but a plan's update) is written with the paths its text names.

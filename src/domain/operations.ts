@@ -95,7 +95,9 @@ export const planInput = z.object({
 export type PlanArgs = Args<typeof planInput>;
 
 export const recallInput = z.object({
-  query: text(0, 4096).describe('Question or keywords; empty: most recent.'),
+  query: text(0, 4096).describe(
+    'The subject as a short question or keywords (names, errors), not the whole task; empty: most recent.',
+  ),
   kinds: z.array(kind).max(5).optional().describe('Only these kinds.'),
   tags: tags.optional().describe('Only entries with any of these tags.'),
   agent: text(1, 128).optional().describe('Only entries by this agent.'),
