@@ -42,7 +42,12 @@ DECLARE
   v_phrase constant float8 := 1;
   v_lead constant float8 := 0.5;
   v_floor constant float8 := 0.1;
-  v_prefer text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_args->'prefer_kinds', '[]')));
+  v_tie constant float8 := 0.3;
+  v_part jsonb;
+  v_found uuid[] := '{}';
+  v_found_scores float8[] := '{}';
+  v_lexes text[] := '{}';
+  v_prefer text[];
   v_groups int[];
   v_lead_terms tsquery[];
   v_pairs tsquery[];
@@ -55,7 +60,7 @@ DECLARE
   v_df bigint[];
   v_keys text[];
   v_weights float8[];
-  v_idents text[] := ARRAY(SELECT '#' || i FROM unnest(cairn_idents(v_query)) AS i);
+  v_idents text[];
   v_projects text[];
   v_private text[];
   v_cand uuid[];
@@ -105,55 +110,6 @@ BEGIN
   -- ones (another agent's private entries weigh nothing: docs/design.md, "Private means absent")
   SELECT greatest(sum(docs), 1), CASE WHEN sum(docs) > 0 THEN greatest(sum(lexemes)::float8 / sum(docs), 1) ELSE 1 END
     INTO v_docs, v_avgdl FROM entry_stats WHERE org_id = v_org AND agent_key IN ('', coalesce(p_agent, ''));
-  -- the query's terms (cairn_recall_terms), rarest first, each with its concept; and the evidence:
-  -- when the service names the query's telling words (p_args->'evidence': its words less common
-  -- English and the language of a request, and the vocabulary's phrases with what they stand for:
-  -- domain/query.ts rankedQuery), a hit must hold one of their concepts — the word, a synonym or
-  -- other form of it, or a longer word it begins — or be in the thread of a hit that does
-  -- (v_evidence; v_gate). An entry that shares only "write", "way" and "example" with "write an
-  -- example of a closure, the short way" is no answer to it. The other words still weigh in the
-  -- score. Not in a read of what is anchored to paths: the paths chose the entries.
-  v_gate := jsonb_array_length(coalesce(p_args->'evidence', '[]')) > 0 AND v_anchored IS NULL;
-  WITH t AS (
-    SELECT * FROM cairn_recall_terms(v_org, p_agent, v_query, p_args->'groups', v_expansion, v_prefixes)
-  ), said AS (
-    -- the words come split at punctuation and camelCase already (terms.ts wordsOf)
-    SELECT tsvector_to_array(to_tsvector('english', string_agg(w, ' '))) AS l
-    FROM jsonb_array_elements_text(CASE WHEN v_gate THEN p_args->'evidence' ELSE '[]' END) AS w
-  ), told AS (
-    SELECT DISTINCT t.term_group AS g FROM t, said
-    WHERE t.lexeme = ANY(said.l)
-       OR EXISTS (SELECT 1 FROM unnest(said.l) AS w(l)
-                  WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l)
-                    -- as cairn_recall_terms expands them: not "pr" for "problem", nor "2" for "2024"
-                    AND length(w.l) >= 3 AND w.l !~ '^[0-9]+$')
-  )
-  SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
-         array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
-         array_agg(t.weight * ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, t.lexeme),
-         array_agg(t.df ORDER BY t.df, t.lexeme),
-         array_agg(t.term_group ORDER BY t.df, t.lexeme),
-         array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme),
-         string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery,
-         string_agg(quote_literal(t.lexeme), ' | ')::tsquery -- any of its terms: a neighbour says something of it
-    INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence, v_said
-    FROM t;
-  -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
-  WITH words AS (
-    SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
-    FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
-    JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l
-  )
-  SELECT coalesce(array_agg(format('%s <%s> %s', quote_literal(a.l), b.p - a.p, quote_literal(b.l))::tsquery), '{}'),
-         coalesce(array_agg(least(a.w, b.w)), '{}')
-    INTO v_pairs, v_pair_weights
-    FROM words a JOIN words b ON b.n = a.n + 1 AND b.p - a.p <= 3;
-  SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
-         coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
-    INTO v_keys, v_weights
-    FROM (SELECT u.l, u.idf, u.ord, sum(u.df) OVER (ORDER BY u.ord) AS cum
-          FROM unnest(v_lex, v_idf, v_df) WITH ORDINALITY AS u(l, idf, df, ord)) c
-    WHERE c.ord = 1 OR c.cum <= v_budget;
   -- the projects the read sees: its own and the org-wide entries (''), or every project for an org
   -- read; an org of more than 64 projects is read across projects with a sort instead
   v_projects := CASE WHEN v_scope <> 'org' AND v_proj IS NOT NULL THEN ARRAY[v_proj, '']
@@ -167,162 +123,235 @@ BEGIN
                WHERE c.org_id = v_org AND c.scope = 'agent' AND c.agent_key = p_agent AND c.n > 0)
       || cairn_posting_key('agent', NULL, p_agent) END;
 
-  -- phase 1: entry ids are UUIDv7, so newest first is id order, per project straight off the index
-  IF cardinality(v_projects) <= 65 THEN
-    SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
-      SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
-      CROSS JOIN LATERAL (
-        SELECT y.entry_id FROM unnest(v_projects || v_private) AS pr(project)
-        CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p
-                            WHERE p.org_id = v_org AND p.lexeme = k.key AND p.project = pr.project
-                            ORDER BY p.entry_id DESC LIMIT v_cap) y
-        ORDER BY y.entry_id DESC LIMIT v_cap) x
-      GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
-  ELSE
-    SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
-      SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
-      CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
-                            AND (left(p.project, 1) <> chr(1) OR p.project = ANY(v_private))
-                          ORDER BY p.entry_id DESC LIMIT v_cap) x
-      GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
-  END IF;
-
-  IF v_anchored IS NOT NULL THEN
-    v_cand := v_anchored;
-  END IF;
-
-  -- phase 2: the candidates the read may see, scored in full, best first. A candidate the read
-  -- would see but for having been replaced lends v_heir × its score to its replacement
-  -- (cairn_recall_heir): the current word on what it was about; an entry keeps the larger of its
-  -- own score and the loans. Not in a read of what is anchored to paths: the replacement need not be.
-  IF v_gate AND v_evidence IS NULL THEN
-    v_cand := NULL; -- no entry the reader may see holds a telling word
-  END IF;
-  IF v_cand IS NOT NULL THEN
-    SELECT array_agg(h.id ORDER BY h.score DESC, h.id DESC), array_agg(h.score ORDER BY h.score DESC, h.id DESC),
-           array_agg(h.evident ORDER BY h.score DESC, h.id DESC)
-      INTO v_ids, v_scores, v_evident
-      FROM (SELECT coalesce(c.heir, c.id) AS id, bool_or(NOT v_gate OR coalesce(c.search @@ v_evidence, false)) AS evident,
-                   max((cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
-                         * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
-                         + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
-                                       WHERE c.search @@ p.q)
-                         + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
-                                     WHERE c.search @@ l.q))
-                       * CASE WHEN c.heir IS NULL THEN 1 ELSE v_heir END) AS score
-            FROM (SELECT v.*, CASE WHEN NOT v.current AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
-                    THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
-                  FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
-                               cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
-                        FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
-                          -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them
-                          AND cairn_recall_visible(e, p_agent, v_scope, v_proj, true, NULL, NULL, NULL, NULL, NULL, v_at)
-                        OFFSET 0) v
-                  OFFSET 0) c -- fences: flattened, the score and the heir would be computed more than once a row
-            WHERE c.current OR c.heir IS NOT NULL
-            GROUP BY 1) h;
-  END IF;
-
-  -- phase 3: context from the threads of work of the best v_sources, and by reference from the best
-  -- v_ref_sources (not when the read asked for what is anchored to paths: context need not be)
-  IF v_ids IS NOT NULL AND v_anchored IS NULL THEN
-    WITH near AS (
-      -- a hit's thread of work: the entries the same agent wrote in the same project right before and
-      -- after it — among the org's v_window nearest writes on either side that the reader could see
-      -- (another agent's private entries are stepped over as if absent), and within v_thread — read
-      -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
-      -- thread. The order is the ids': the service makes a write's id as the write arrives, while
-      -- writes sent together start their transactions in whatever order the pool's connections come
-      -- free, so created_at would scramble a thread written in parallel. A walk of v_window steps on
-      -- entries_org_id_idx whatever the filters (the primary key alone would walk other orgs' rows).
-      SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, x.apart, row_number() OVER (
-               PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
-      FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
-                   n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks,
-                   n.tags <> '{}' AND src.tags <> '{}' AND cairn_tags_shared(n.tags, src.tags) = 0 AS apart
-            FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
-            JOIN entries src ON src.org_id = v_org AND src.id = s.id
-            CROSS JOIN LATERAL (
-              (SELECT e.id, e.tags, true AS before, e.search @@ v_said AS says,
-                 e.project_key = src.project_key AND e.agent = src.agent
-                 AND e.created_at >= src.created_at - v_thread
-                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
-               FROM entries e WHERE e.org_id = v_org AND e.id < src.id
-                 AND (e.scope <> 'agent' OR e.agent = p_agent)
-               ORDER BY e.id DESC LIMIT v_window)
-              UNION ALL
-              (SELECT e.id, e.tags, false, e.search @@ v_said,
-                 e.project_key = src.project_key AND e.agent = src.agent
-                 AND e.created_at <= src.created_at + v_thread
-                 AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
-               FROM entries e WHERE e.org_id = v_org AND e.id > src.id
-                 AND (e.scope <> 'agent' OR e.agent = p_agent)
-               ORDER BY e.id LIMIT v_window)) n
-            WHERE s.score > 0) x
-      WHERE x.visible
-    ), boosts AS (
-      -- the next write lends v_context, the one after v_context2; one that holds no term of the
-      -- query lends as if a step further away (× v_context2 / v_context): an agent's next write on
-      -- another topic is no answer ("JNI crash report from a user on Windows" after the driver's
-      -- type mapping, to "minimum JDK for the driver?"), though a reply that repeats no word of the
-      -- question may be ("we called him Biscuit"). A hit that ends in a question brings the writes
-      -- after it a step nearer — the next lends all of its score, the one after v_context: what
-      -- answers it comes next ("which Node does CI pin?" then "22.11, since the March bump"). One
-      -- its writer labelled as another topic, both tagged and no tag in common, lends nothing (the
-      -- coupon rule written after the pagination convention); a plan, untagged, still may
-      SELECT n.id, max(n.source_score * CASE n.distance - CASE WHEN n.answers THEN 1 ELSE 0 END
-                                          WHEN 0 THEN 1 WHEN 1 THEN v_context ELSE v_context2 END
-                       * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
-             bool_or(n.source_evident) AS evident
-      FROM near n WHERE n.distance <= 2 AND NOT n.apart GROUP BY n.id
-    ), refs AS (
-      -- what names an identifier or path a hit names, or carries two of its tags, that at most
-      -- v_ref_df entries the reader's partitions hold (the identifier, one of the two tags) lends
-      -- v_ref × the hit's score, whoever wrote it and when: the fix that names the failure's error
-      -- code ("Fixed the TS2345 errors" after "Build failed … TS2345"), the change that names the
-      -- job that failed, the fix its writer labelled as the failure ("mqtt", "connectivity" on
-      -- the carrier's dropped trackers and on the keepalive change). A release number names a
-      -- release, not a subject ("2.3.2": its field data, its rollout, its rollback), names of
-      -- three characters or fewer ("e.g") are no reference, and one tag alone is a label many
-      -- topics share ("api"). The key is made before the look-up (OFFSET 0): under row-level
-      -- security a condition that concatenates is no index condition (|| is not leakproof), and
-      -- the walk would read every posting of the org.
-      SELECT r.entry_id AS id, max(s.score * v_ref) AS boost, bool_or(s.evident) AS evident
-      FROM unnest(v_ids[1:v_ref_sources], v_scores[1:v_ref_sources], v_evident[1:v_ref_sources]) AS s(id, score, evident)
-      JOIN entries src ON src.org_id = v_org AND src.id = s.id
-      CROSS JOIN LATERAL (SELECT '#' || x AS key FROM unnest(cairn_idents(src.content)) AS x
-                          WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$'
-                          UNION ALL
-                          SELECT t FROM unnest(cairn_tag_keys(src.tags)) AS t
-                          WHERE cardinality(src.tags) >= v_ref_tags OFFSET 0) AS i
-      CROSS JOIN LATERAL (SELECT array_agg(p.entry_id) AS ids
-                          FROM (SELECT p.entry_id FROM postings p
-                                WHERE p.org_id = v_org AND p.lexeme = i.key
-                                  AND (left(p.project, 1) <> chr(1) OR p.project = ANY(v_private))
-                                LIMIT v_ref_df + 1) p) k
-      CROSS JOIN LATERAL unnest(k.ids) AS r(entry_id)
-      JOIN entries e ON e.org_id = v_org AND e.id = r.entry_id
-      WHERE s.score > 0 AND cardinality(k.ids) <= v_ref_df AND r.entry_id <> s.id
-        AND (NOT starts_with(i.key, '@t:')
-             OR cairn_tags_shared(e.tags, src.tags) >= v_ref_tags)
-        AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
-      GROUP BY r.entry_id
-    ), ranked AS (
-      SELECT r.id, max(r.score) AS score, bool_or(r.evident) AS evident FROM (
-        -- a candidate keeps the larger of its own score and its boost; a neighbour that is not a
-        -- candidate has the boost (had its own words weighed more, it would have been a candidate)
-        SELECT u.id, u.score, u.evident FROM unnest(v_ids, v_scores, v_evident) AS u(id, score, evident)
-        UNION ALL
-        SELECT b.id, b.boost, b.evident FROM boosts b
-        UNION ALL
-        SELECT f.id, f.boost, f.evident FROM refs f
-        ) r
-      GROUP BY r.id ORDER BY max(r.score) DESC, r.id DESC LIMIT v_rescore
+  -- a query of several sentences that each hold a telling word comes in parts (domain/query.ts
+  -- queryParts), each ranked on its own as below; an entry scores its best part's score and 0.3 of
+  -- its others' (v_tie, as Lucene's dis_max ties): a prompt asks in one sentence and frames the
+  -- question in the rest ("I'm about to make some changes in this part of the codebase …"), and the
+  -- framing's words are no evidence of an answer, yet an entry that answers two sentences still
+  -- comes above one that answers one. A query of one part is ranked as it is.
+  FOR v_part IN SELECT x.value FROM jsonb_array_elements(coalesce(p_args->'parts', jsonb_build_array(p_args - 'embedding'))) AS x LOOP
+    v_query := coalesce(v_part->>'query', '');
+    v_prefer := ARRAY(SELECT jsonb_array_elements_text(coalesce(v_part->'prefer_kinds', '[]')));
+    v_idents := ARRAY(SELECT '#' || i FROM unnest(cairn_idents(v_query)) AS i);
+    v_cand := NULL;
+    v_ids := NULL;
+    v_scores := NULL;
+    v_evident := NULL;
+    -- the query's terms (cairn_recall_terms), rarest first, each with its concept; and the evidence:
+    -- when the service names the part's telling words ('evidence': its words less common
+    -- English and the language of a request, and the vocabulary's phrases with what they stand for:
+    -- domain/query.ts rankedQuery), a hit must hold one of their concepts — the word, a synonym or
+    -- other form of it, or a longer word it begins — or be in the thread of a hit that does
+    -- (v_evidence; v_gate). An entry that shares only "write", "way" and "example" with "write an
+    -- example of a closure, the short way" is no answer to it. The other words still weigh in the
+    -- score. Not in a read of what is anchored to paths: the paths chose the entries.
+    v_gate := jsonb_array_length(coalesce(v_part->'evidence', '[]')) > 0 AND v_anchored IS NULL;
+    WITH t AS (
+      SELECT * FROM cairn_recall_terms(v_org, p_agent, v_query, v_part->'groups', v_expansion, v_prefixes)
+    ), said AS (
+      -- the words come split at punctuation and camelCase already (terms.ts wordsOf)
+      SELECT tsvector_to_array(to_tsvector('english', string_agg(w, ' '))) AS l
+      FROM jsonb_array_elements_text(CASE WHEN v_gate THEN v_part->'evidence' ELSE '[]' END) AS w
+    ), told AS (
+      SELECT DISTINCT t.term_group AS g FROM t, said
+      WHERE t.lexeme = ANY(said.l)
+         OR EXISTS (SELECT 1 FROM unnest(said.l) AS w(l)
+                    WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l)
+                      -- as cairn_recall_terms expands them: not "pr" for "problem", nor "2" for "2024"
+                      AND length(w.l) >= 3 AND w.l !~ '^[0-9]+$')
     )
-    -- the ranking stands; what holds no telling word and is no context of a hit that does goes
-    SELECT array_agg(r.id ORDER BY r.score DESC, r.id DESC), array_agg(r.score ORDER BY r.score DESC, r.id DESC)
-      INTO v_ids, v_scores FROM ranked r WHERE r.evident;
-  END IF;
+    SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
+           array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
+           array_agg(t.weight * ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, t.lexeme),
+           array_agg(t.df ORDER BY t.df, t.lexeme),
+           array_agg(t.term_group ORDER BY t.df, t.lexeme),
+           array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme),
+           string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery,
+           string_agg(quote_literal(t.lexeme), ' | ')::tsquery -- any of its terms: a neighbour says something of it
+      INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence, v_said
+      FROM t;
+    -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
+    WITH words AS (
+      SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
+      FROM (SELECT u.lexeme AS l, u.positions[1] AS p FROM unnest(to_tsvector('english', v_query)) AS u) q
+      JOIN unnest(v_lex, v_idf) AS t(l, w) ON t.l = q.l
+    )
+    SELECT coalesce(array_agg(format('%s <%s> %s', quote_literal(a.l), b.p - a.p, quote_literal(b.l))::tsquery), '{}'),
+           coalesce(array_agg(least(a.w, b.w)), '{}')
+      INTO v_pairs, v_pair_weights
+      FROM words a JOIN words b ON b.n = a.n + 1 AND b.p - a.p <= 3;
+    SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
+           coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
+      INTO v_keys, v_weights
+      FROM (SELECT u.l, u.idf, u.ord, sum(u.df) OVER (ORDER BY u.ord) AS cum
+            FROM unnest(v_lex, v_idf, v_df) WITH ORDINALITY AS u(l, idf, df, ord)) c
+      WHERE c.ord = 1 OR c.cum <= v_budget;
+    -- phase 1: entry ids are UUIDv7, so newest first is id order, per project straight off the index
+    IF cardinality(v_projects) <= 65 THEN
+      SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
+        SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
+        CROSS JOIN LATERAL (
+          SELECT y.entry_id FROM unnest(v_projects || v_private) AS pr(project)
+          CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p
+                              WHERE p.org_id = v_org AND p.lexeme = k.key AND p.project = pr.project
+                              ORDER BY p.entry_id DESC LIMIT v_cap) y
+          ORDER BY y.entry_id DESC LIMIT v_cap) x
+        GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
+    ELSE
+      SELECT array_agg(r.entry_id ORDER BY r.w DESC, r.entry_id DESC) INTO v_cand FROM (
+        SELECT x.entry_id, sum(k.w) AS w FROM unnest(v_keys, v_weights) AS k(key, w)
+        CROSS JOIN LATERAL (SELECT p.entry_id FROM postings p WHERE p.org_id = v_org AND p.lexeme = k.key
+                              AND (left(p.project, 1) <> chr(1) OR p.project = ANY(v_private))
+                            ORDER BY p.entry_id DESC LIMIT v_cap) x
+        GROUP BY x.entry_id ORDER BY sum(k.w) DESC, x.entry_id DESC LIMIT v_rescore) r;
+    END IF;
+
+    IF v_anchored IS NOT NULL THEN
+      v_cand := v_anchored;
+    END IF;
+
+    -- phase 2: the candidates the read may see, scored in full, best first. A candidate the read
+    -- would see but for having been replaced lends v_heir × its score to its replacement
+    -- (cairn_recall_heir): the current word on what it was about; an entry keeps the larger of its
+    -- own score and the loans. Not in a read of what is anchored to paths: the replacement need not be.
+    IF v_gate AND v_evidence IS NULL THEN
+      v_cand := NULL; -- no entry the reader may see holds a telling word
+    END IF;
+    IF v_cand IS NOT NULL THEN
+      SELECT array_agg(h.id ORDER BY h.score DESC, h.id DESC), array_agg(h.score ORDER BY h.score DESC, h.id DESC),
+             array_agg(h.evident ORDER BY h.score DESC, h.id DESC)
+        INTO v_ids, v_scores, v_evident
+        FROM (SELECT coalesce(c.heir, c.id) AS id, bool_or(NOT v_gate OR coalesce(c.search @@ v_evidence, false)) AS evident,
+                     max((cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
+                           * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
+                           + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
+                                         WHERE c.search @@ p.q)
+                           + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
+                                       WHERE c.search @@ l.q))
+                         * CASE WHEN c.heir IS NULL THEN 1 ELSE v_heir END) AS score
+              FROM (SELECT v.*, CASE WHEN NOT v.current AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
+                      THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
+                    FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
+                                 cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
+                          FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
+                            -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them
+                            AND cairn_recall_visible(e, p_agent, v_scope, v_proj, true, NULL, NULL, NULL, NULL, NULL, v_at)
+                          OFFSET 0) v
+                    OFFSET 0) c -- fences: flattened, the score and the heir would be computed more than once a row
+              WHERE c.current OR c.heir IS NOT NULL
+              GROUP BY 1) h;
+    END IF;
+
+    -- phase 3: context from the threads of work of the best v_sources, and by reference from the best
+    -- v_ref_sources (not when the read asked for what is anchored to paths: context need not be)
+    IF v_ids IS NOT NULL AND v_anchored IS NULL THEN
+      WITH near AS (
+        -- a hit's thread of work: the entries the same agent wrote in the same project right before and
+        -- after it — among the org's v_window nearest writes on either side that the reader could see
+        -- (another agent's private entries are stepped over as if absent), and within v_thread — read
+        -- as its context (a reply, the fix after a failure). Parallel agents' writes in between end a
+        -- thread. The order is the ids': the service makes a write's id as the write arrives, while
+        -- writes sent together start their transactions in whatever order the pool's connections come
+        -- free, so created_at would scramble a thread written in parallel. A walk of v_window steps on
+        -- entries_org_id_idx whatever the filters (the primary key alone would walk other orgs' rows).
+        SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, x.apart, row_number() OVER (
+                 PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
+        FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
+                     n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks,
+                     n.tags <> '{}' AND src.tags <> '{}' AND cairn_tags_shared(n.tags, src.tags) = 0 AS apart
+              FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
+              JOIN entries src ON src.org_id = v_org AND src.id = s.id
+              CROSS JOIN LATERAL (
+                (SELECT e.id, e.tags, true AS before, e.search @@ v_said AS says,
+                   e.project_key = src.project_key AND e.agent = src.agent
+                   AND e.created_at >= src.created_at - v_thread
+                   AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
+                 FROM entries e WHERE e.org_id = v_org AND e.id < src.id
+                   AND (e.scope <> 'agent' OR e.agent = p_agent)
+                 ORDER BY e.id DESC LIMIT v_window)
+                UNION ALL
+                (SELECT e.id, e.tags, false, e.search @@ v_said,
+                   e.project_key = src.project_key AND e.agent = src.agent
+                   AND e.created_at <= src.created_at + v_thread
+                   AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
+                 FROM entries e WHERE e.org_id = v_org AND e.id > src.id
+                   AND (e.scope <> 'agent' OR e.agent = p_agent)
+                 ORDER BY e.id LIMIT v_window)) n
+              WHERE s.score > 0) x
+        WHERE x.visible
+      ), boosts AS (
+        -- the next write lends v_context, the one after v_context2; one that holds no term of the
+        -- query lends as if a step further away (× v_context2 / v_context): an agent's next write on
+        -- another topic is no answer ("JNI crash report from a user on Windows" after the driver's
+        -- type mapping, to "minimum JDK for the driver?"), though a reply that repeats no word of the
+        -- question may be ("we called him Biscuit"). A hit that ends in a question brings the writes
+        -- after it a step nearer — the next lends all of its score, the one after v_context: what
+        -- answers it comes next ("which Node does CI pin?" then "22.11, since the March bump"). One
+        -- its writer labelled as another topic, both tagged and no tag in common, lends nothing (the
+        -- coupon rule written after the pagination convention); a plan, untagged, still may
+        SELECT n.id, max(n.source_score * CASE n.distance - CASE WHEN n.answers THEN 1 ELSE 0 END
+                                            WHEN 0 THEN 1 WHEN 1 THEN v_context ELSE v_context2 END
+                         * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
+               bool_or(n.source_evident) AS evident
+        FROM near n WHERE n.distance <= 2 AND NOT n.apart GROUP BY n.id
+      ), refs AS (
+        -- what names an identifier or path a hit names, or carries two of its tags, that at most
+        -- v_ref_df entries the reader's partitions hold (the identifier, one of the two tags) lends
+        -- v_ref × the hit's score, whoever wrote it and when: the fix that names the failure's error
+        -- code ("Fixed the TS2345 errors" after "Build failed … TS2345"), the change that names the
+        -- job that failed, the fix its writer labelled as the failure ("mqtt", "connectivity" on
+        -- the carrier's dropped trackers and on the keepalive change). A release number names a
+        -- release, not a subject ("2.3.2": its field data, its rollout, its rollback), names of
+        -- three characters or fewer ("e.g") are no reference, and one tag alone is a label many
+        -- topics share ("api"). The key is made before the look-up (OFFSET 0): under row-level
+        -- security a condition that concatenates is no index condition (|| is not leakproof), and
+        -- the walk would read every posting of the org.
+        SELECT r.entry_id AS id, max(s.score * v_ref) AS boost, bool_or(s.evident) AS evident
+        FROM unnest(v_ids[1:v_ref_sources], v_scores[1:v_ref_sources], v_evident[1:v_ref_sources]) AS s(id, score, evident)
+        JOIN entries src ON src.org_id = v_org AND src.id = s.id
+        CROSS JOIN LATERAL (SELECT '#' || x AS key FROM unnest(cairn_idents(src.content)) AS x
+                            WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$'
+                            UNION ALL
+                            SELECT t FROM unnest(cairn_tag_keys(src.tags)) AS t
+                            WHERE cardinality(src.tags) >= v_ref_tags OFFSET 0) AS i
+        CROSS JOIN LATERAL (SELECT array_agg(p.entry_id) AS ids
+                            FROM (SELECT p.entry_id FROM postings p
+                                  WHERE p.org_id = v_org AND p.lexeme = i.key
+                                    AND (left(p.project, 1) <> chr(1) OR p.project = ANY(v_private))
+                                  LIMIT v_ref_df + 1) p) k
+        CROSS JOIN LATERAL unnest(k.ids) AS r(entry_id)
+        JOIN entries e ON e.org_id = v_org AND e.id = r.entry_id
+        WHERE s.score > 0 AND cardinality(k.ids) <= v_ref_df AND r.entry_id <> s.id
+          AND (NOT starts_with(i.key, '@t:')
+               OR cairn_tags_shared(e.tags, src.tags) >= v_ref_tags)
+          AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
+        GROUP BY r.entry_id
+      ), ranked AS (
+        SELECT r.id, max(r.score) AS score, bool_or(r.evident) AS evident FROM (
+          -- a candidate keeps the larger of its own score and its boost; a neighbour that is not a
+          -- candidate has the boost (had its own words weighed more, it would have been a candidate)
+          SELECT u.id, u.score, u.evident FROM unnest(v_ids, v_scores, v_evident) AS u(id, score, evident)
+          UNION ALL
+          SELECT b.id, b.boost, b.evident FROM boosts b
+          UNION ALL
+          SELECT f.id, f.boost, f.evident FROM refs f
+          ) r
+        GROUP BY r.id ORDER BY max(r.score) DESC, r.id DESC LIMIT v_rescore
+      )
+      -- the ranking stands; what holds no telling word and is no context of a hit that does goes
+      SELECT array_agg(r.id ORDER BY r.score DESC, r.id DESC), array_agg(r.score ORDER BY r.score DESC, r.id DESC)
+        INTO v_ids, v_scores FROM ranked r WHERE r.evident;
+    END IF;
+
+    v_found := v_found || coalesce(v_ids, '{}');
+    v_found_scores := v_found_scores || coalesce(v_scores, '{}');
+    v_lexes := v_lexes || coalesce(v_lex, '{}');
+  END LOOP;
+  SELECT array_agg(f.id ORDER BY f.score DESC, f.id DESC), array_agg(f.score ORDER BY f.score DESC, f.id DESC)
+    INTO v_ids, v_scores
+    FROM (SELECT u.id, max(u.score) + v_tie * (sum(u.score) - max(u.score)) AS score
+          FROM unnest(v_found, v_found_scores) AS u(id, score)
+          GROUP BY u.id ORDER BY 2 DESC, u.id DESC LIMIT v_rescore) f;
 
   -- semantic recall, when the service sends the query's vector: the entries nearest to it, fused
   -- with the lexical ranking by reciprocal rank (k = 60); each list counts alike
@@ -364,7 +393,7 @@ BEGIN
       SELECT w.ord, w.word, (SELECT string_agg(quote_literal(x.l), ' | ')::tsquery FROM (
                SELECT unnest(w.l) AS l
                UNION
-               SELECT t.l FROM unnest(v_lex) AS t(l), unnest(w.l) AS y(l)
+               SELECT t.l FROM unnest(v_lexes) AS t(l), unnest(w.l) AS y(l)
                WHERE starts_with(t.l, y.l) AND length(y.l) >= 3 AND y.l !~ '^[0-9]+$') x) AS q
       FROM words w WHERE cardinality(w.l) > 0
     )

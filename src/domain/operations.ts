@@ -338,9 +338,18 @@ export interface StoreOps {
     result: { entry: Entry; project: string | null };
   };
   recall: {
-    /** groups: the query's words with their synonyms and verb forms; prefer_kinds: the kinds it asks for (domain/query.ts). */
+    /**
+     * groups: the query's words with their synonyms and verb forms; prefer_kinds: the kinds it asks
+     * for; parts: its sentences, each with its own, when several hold a telling word (domain/query.ts).
+     */
     args: RecallArgs &
-      EmbeddingArgs & { groups?: string[][]; prefer_kinds?: Kind[]; evidence?: string[]; telling?: string[][] };
+      EmbeddingArgs & {
+        groups?: string[][];
+        prefer_kinds?: Kind[];
+        evidence?: string[];
+        telling?: string[][];
+        parts?: { query: string; groups: string[][]; prefer_kinds: Kind[]; evidence?: string[] }[];
+      };
     /** unheld: the telling words no hit holds, as recall matches them (cairn_recall_for). */
     result: { hits: Hit[]; project: string | null; scope: Scope; unheld?: string[] };
   };

@@ -91,6 +91,42 @@ export function kindsAskedFor(query: string): Kind[] {
   return [...kinds];
 }
 
+/** A sentence ends at "?", or at "." or "!" after a word of three letters or more, a number or a
+ * closing mark: not at "Dr.", "C. S." or "e.g.". */
+const SENTENCE_END = /(?<=(?:\p{L}{3,}|\d|[)"'`])[.!]|\?)\s+/u;
+/** The most parts a query is ranked in: each is a ranking of its own (cairn_recall_for). */
+export const MAX_PARTS = 4;
+
+/**
+ * The sentences of a query that hold a telling word, as the parts recall ranks one by one and an
+ * entry is scored by its best (cairn_recall_for): a prompt asks in one sentence and frames the
+ * question in the others ("I'm about to make some changes in this part of the codebase. Why did
+ * the build break? Keep it short."). None when one sentence or none holds a telling word (the
+ * query is ranked whole); more than `MAX_PARTS`, joined in runs of neighbours.
+ */
+export function queryParts(query: string): string[] {
+  const telling = query
+    .split(SENTENCE_END)
+    .map((s) => s.trim())
+    .filter((s) => evidenceOf(s).length > 0);
+  if (telling.length < 2) return [];
+  const size = Math.ceil(telling.length / MAX_PARTS);
+  const parts: string[] = [];
+  for (let i = 0; i < telling.length; i += size) parts.push(telling.slice(i, i + size).join(' '));
+  return parts;
+}
+
+/** The words a hit must hold one of: the telling ones, and the vocabulary's phrases with what they stand for. */
+function evidenceOf(q: string): string[] {
+  return [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
+}
+
+/** A query's part as recall ranks it: its words with their groups, the kinds it asks for, its evidence. */
+function partOf(q: string): { query: string; groups: string[][]; prefer_kinds: Kind[]; evidence?: string[] } {
+  const evidence = evidenceOf(q);
+  return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q), ...(evidence.length ? { evidence } : {}) };
+}
+
 /**
  * What recall's ranking takes of a query, for agents and the dashboard alike. `evidence`: the
  * words a hit must hold one of (terms.ts `evidenceWords`), with the vocabulary's phrases and what
@@ -106,22 +142,21 @@ export function rankedQuery(query: string): {
   prefer_kinds: Kind[];
   evidence?: string[];
   telling?: string[][];
+  parts?: ReturnType<typeof partOf>[];
 } {
   const q = query.trim();
-  const evidence = [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
-  const groups = termGroups(q);
+  const whole = partOf(q);
   // each telling word with what recall also counts as it: an identifier's parts, the rest of a
   // group whose word or phrase holds it
   const telling = tellingWords(q).map((w) => {
     const parts = wordsOf(w);
-    const alike = groups.filter(([said = '']) => wordsOf(said).some((x) => parts.includes(x))).flat();
+    const alike = whole.groups.filter(([said = '']) => wordsOf(said).some((x) => parts.includes(x))).flat();
     return [w, ...new Set([...parts, ...alike].filter((x) => x !== w))];
   });
+  const parts = queryParts(q);
   return {
-    query: q,
-    groups,
-    prefer_kinds: kindsAskedFor(q),
-    ...(evidence.length ? { evidence } : {}),
+    ...whole,
     ...(telling.length ? { telling } : {}),
+    ...(parts.length ? { parts: parts.map(partOf) } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kindsAskedFor, rankedQuery, termGroups } from '../../src/domain/query';
+import { kindsAskedFor, MAX_PARTS, queryParts, rankedQuery, termGroups } from '../../src/domain/query';
 import { vocabularyGroups, vocabularyTerms } from '../../src/domain/vocabulary';
 
 describe('recall query expansion', () => {
@@ -89,6 +89,37 @@ describe('the telling words recall says no hit mentions', () => {
       ['heap', 'memory', 'ram', 'oom', 'oomkilled', 'out of memory'],
     ]);
     expect(rankedQuery('how do we do it?')).not.toHaveProperty('telling');
+  });
+});
+
+describe('the parts a query is ranked in', () => {
+  it('are its sentences that hold a telling word, each with its own words, kinds and evidence', () => {
+    const q = "I'm about to make some changes in the billing code. Why did we move away from Prisma? Thanks!";
+    expect(queryParts(q)).toEqual([
+      "I'm about to make some changes in the billing code.",
+      'Why did we move away from Prisma?',
+    ]);
+    const { parts, evidence } = rankedQuery(q);
+    expect(parts?.map((p) => p.query)).toEqual(queryParts(q));
+    expect(parts?.[1]).toMatchObject({ prefer_kinds: ['decision'], evidence: ['prisma'] });
+    expect(parts?.[0]?.prefer_kinds).toEqual([]);
+    // the whole query is still sent for what the hits do not mention and the vector
+    expect(evidence).toEqual(expect.arrayContaining(['billing', 'prisma']));
+  });
+
+  it('are none for one sentence, however it is punctuated, or for one that alone holds a telling word', () => {
+    expect(queryParts('Would Tim enjoy reading books by C. S. Lewis or Dr. Seuss?')).toEqual([]);
+    expect(queryParts('e.g. the 2.3.2 rollout, i.e. the staging one')).toEqual([]);
+    expect(queryParts('Why did we leave Docusaurus? Thanks, that is all.')).toEqual([]);
+    expect(rankedQuery('why did we leave Docusaurus?')).not.toHaveProperty('parts');
+  });
+
+  it(`join a long prompt's sentences in runs of neighbours, at most ${MAX_PARTS}`, () => {
+    const sentences = Array.from({ length: 10 }, (_, i) => `The worker${i} queue stalls.`);
+    const parts = queryParts(sentences.join(' '));
+    expect(parts).toHaveLength(MAX_PARTS);
+    expect(parts.join(' ')).toBe(sentences.join(' '));
+    expect(parts[0]).toBe(sentences.slice(0, 3).join(' '));
   });
 });
 

@@ -135,6 +135,28 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('ranks a prompt of several sentences by the sentence an entry answers, so framing words do not outrank it', async () => {
+    const org = await t.createOrg('framing');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/site' });
+    try {
+      const say = async (tool: string, args: Record<string, unknown>) => entryId(await dev.call(tool, args));
+      for (const i of [1, 2, 3, 4, 5, 6])
+        await say('remember', { content: `Nightly job ${i} exports the invoices to the warehouse.` });
+      const left = await say('decide', {
+        content: 'The docs site moved from Docusaurus to Starlight.',
+        rationale: 'Its builds took nine minutes.',
+      });
+      const team = await say('remember', { content: 'The docs team reads the code of every change on Fridays.' });
+      const framed = "I just joined the team and I'm reading through the code. Why did the docs site leave Docusaurus?";
+      const hits = await hitsOf(dev, framed);
+      // the decision answers the question; the team's habit shares the framing's words and "docs"
+      expect(hits[0]?.id).toBe(left);
+      expect(hits.map((h) => h.id)).toContain(team);
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('takes an abbreviation the org never wrote for itself and its synonyms, not for every word it begins', async () => {
     const org = await t.createOrg('abbreviations');
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/checkout' });
