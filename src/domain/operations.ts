@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MAX_CONTENT } from './limits';
 import { isMediaType, MAX_MEDIA_TYPE } from './media-type';
 import { PLAN_STATUSES } from './plans';
+import type { QueryPart } from './query';
 import {
   type Artifact,
   anchorPath,
@@ -348,7 +349,7 @@ export interface StoreOps {
         prefer_kinds?: Kind[];
         evidence?: string[];
         telling?: string[][];
-        parts?: { query: string; groups: string[][]; prefer_kinds: Kind[]; evidence?: string[] }[];
+        parts?: QueryPart[];
       };
     /** unheld: the telling words no hit holds, as recall matches them (cairn_recall_for). */
     result: { hits: Hit[]; project: string | null; scope: Scope; unheld?: string[] };

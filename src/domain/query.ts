@@ -91,8 +91,10 @@ export function kindsAskedFor(query: string): Kind[] {
   return [...kinds];
 }
 
-/** A sentence ends at "?", or at "." or "!" after a word of three letters or more, a number or a
- * closing mark: not at "Dr.", "C. S." or "e.g.". */
+/**
+ * A sentence ends at "?", or at "." or "!" after a word of three letters or more, a number or a
+ * closing mark: not at "Dr.", "C. S." or "e.g.".
+ */
 const SENTENCE_END = /(?<=(?:\p{L}{3,}|\d|[)"'`])[.!]|\?)\s+/u;
 /** The most parts a query is ranked in: each is a ranking of its own (cairn_recall_for). */
 export const MAX_PARTS = 4;
@@ -121,8 +123,15 @@ function evidenceOf(q: string): string[] {
   return [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
 }
 
-/** A query's part as recall ranks it: its words with their groups, the kinds it asks for, its evidence. */
-function partOf(q: string): { query: string; groups: string[][]; prefer_kinds: Kind[]; evidence?: string[] } {
+/** A query or a part of it as recall ranks it: its words with their groups, the kinds it asks for, its evidence. */
+export interface QueryPart {
+  query: string;
+  groups: string[][];
+  prefer_kinds: Kind[];
+  evidence?: string[];
+}
+
+function partOf(q: string): QueryPart {
   const evidence = evidenceOf(q);
   return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q), ...(evidence.length ? { evidence } : {}) };
 }
@@ -136,14 +145,7 @@ function partOf(q: string): { query: string; groups: string[][]; prefer_kinds: K
  * (terms.ts `tellingWords`), each first in a list of what recall also counts as it, of which
  * recall names those no hit mentions.
  */
-export function rankedQuery(query: string): {
-  query: string;
-  groups: string[][];
-  prefer_kinds: Kind[];
-  evidence?: string[];
-  telling?: string[][];
-  parts?: ReturnType<typeof partOf>[];
-} {
+export function rankedQuery(query: string): QueryPart & { telling?: string[][]; parts?: QueryPart[] } {
   const q = query.trim();
   const whole = partOf(q);
   // each telling word with what recall also counts as it: an identifier's parts, the rest of a
