@@ -92,10 +92,29 @@ export function kindsAskedFor(query: string): Kind[] {
 }
 
 /**
- * A sentence ends at "?", or at "." or "!" after a word of three letters or more, a number or a
- * closing mark: not at "Dr.", "C. S." or "e.g.".
+ * The sentences of a text: each ends at "?", or at "." or "!" followed by a space — but not after
+ * an initial or an abbreviation ("C. S. Lewis", "e.g.", "file.ts.", "Dr.", "Mrs.", "Jan.", "Inc.":
+ * a word of under three letters, one holding a dot, or a capitalised one of four letters or fewer).
  */
-const SENTENCE_END = /(?<=(?:\p{L}{3,}|\d|[)"'`])[.!]|\?)\s+/u;
+function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (const m of text.matchAll(/[.!?](?=\s)/g)) {
+    if (m[0] !== '?' && !endsSentence(text.slice(start, m.index))) continue;
+    out.push(text.slice(start, m.index + 1).trim());
+    start = m.index + 1;
+  }
+  out.push(text.slice(start).trim());
+  return out.filter(Boolean);
+}
+
+function endsSentence(before: string): boolean {
+  const word = /\S*$/.exec(before)?.[0] ?? '';
+  if (/[\d)"'`]$/.test(word)) return true;
+  const letters = /\p{L}*$/u.exec(word)?.[0] ?? '';
+  if (letters.length < 3 || word.slice(0, -letters.length).includes('.')) return false;
+  return !(/^\p{Lu}/u.test(letters) && letters.length <= 4);
+}
 /** The most parts a query is ranked in: each is a ranking of its own (cairn_recall_for). */
 export const MAX_PARTS = 4;
 
@@ -107,10 +126,7 @@ export const MAX_PARTS = 4;
  * query is ranked whole); more than `MAX_PARTS`, joined in runs of neighbours.
  */
 export function queryParts(query: string): string[] {
-  const telling = query
-    .split(SENTENCE_END)
-    .map((s) => s.trim())
-    .filter((s) => evidenceOf(s).length > 0);
+  const telling = sentencesOf(query).filter((s) => evidenceOf(s).length > 0);
   if (telling.length < 2) return [];
   const size = Math.ceil(telling.length / MAX_PARTS);
   const parts: string[] = [];

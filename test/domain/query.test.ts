@@ -110,6 +110,11 @@ describe('the parts a query is ranked in', () => {
   it('are none for one sentence, however it is punctuated, or for one that alone holds a telling word', () => {
     expect(queryParts('Would Tim enjoy reading books by C. S. Lewis or Dr. Seuss?')).toEqual([]);
     expect(queryParts('e.g. the 2.3.2 rollout, i.e. the staging one')).toEqual([]);
+    expect(queryParts('What did Mrs. Johnson say about the move to Prof. Lee on Jan. 5?')).toEqual([]);
+    expect(queryParts('Deploy on Jan. 5 went wrong. Why did staging fail?')).toEqual([
+      'Deploy on Jan. 5 went wrong.',
+      'Why did staging fail?',
+    ]);
     expect(queryParts('Why did we leave Docusaurus? Thanks, that is all.')).toEqual([]);
     expect(rankedQuery('why did we leave Docusaurus?')).not.toHaveProperty('parts');
   });
