@@ -92,15 +92,26 @@ export function kindsAskedFor(query: string): Kind[] {
 }
 
 /**
- * The sentences of a text: each ends at "?", or at "." or "!" followed by a space — but not after
- * an initial or an abbreviation ("C. S. Lewis", "e.g.", "file.ts.", "Dr.", "Mrs.", "Jan.", "Inc.":
- * a word of under three letters, one holding a dot, or a capitalised one of four letters or fewer).
+ * Words a "." follows inside a sentence: titles, months, firms and Latin or English shorthand.
+ * Initials ("C. S. Lewis") and words holding a dot ("e.g.", "file.ts.") are told apart by shape.
+ */
+const ABBREVIATIONS = new Set(
+  `mr mrs ms dr prof sr jr st mt rev gen col capt lt sgt hon jan feb mar apr jun jul aug sep sept
+  oct nov dec inc ltd co corp bros etc approx incl excl esp misc resp vs cf fig vol est avg dept`.split(/\s+/),
+);
+
+/**
+ * The sentences of a text: each ends at a "?", "." or "!" followed by a space — a "?" right after
+ * a word or a closing mark and outside `code` (not the one of `a ? b : c`), a "." or "!" not after
+ * an initial, a word holding a dot or an abbreviation ("C. S. Lewis", "e.g.", "Mrs.", "approx.").
  */
 function sentencesOf(text: string): string[] {
   const out: string[] = [];
   let start = 0;
   for (const m of text.matchAll(/[.!?](?=\s)/g)) {
-    if (m[0] !== '?' && !endsSentence(text.slice(start, m.index))) continue;
+    const before = text.slice(start, m.index);
+    if ((before.match(/`/g)?.length ?? 0) % 2 === 1) continue; // inside `code`
+    if (m[0] === '?' ? /\s$/.test(before) : !endsSentence(before)) continue;
     out.push(text.slice(start, m.index + 1).trim());
     start = m.index + 1;
   }
@@ -108,13 +119,15 @@ function sentencesOf(text: string): string[] {
   return out.filter(Boolean);
 }
 
+/** Whether a "." or "!" after `before` ends a sentence. */
 function endsSentence(before: string): boolean {
   const word = /\S*$/.exec(before)?.[0] ?? '';
   if (/[\d)"'`]$/.test(word)) return true;
   const letters = /\p{L}*$/u.exec(word)?.[0] ?? '';
-  if (letters.length < 3 || word.slice(0, -letters.length).includes('.')) return false;
-  return !(/^\p{Lu}/u.test(letters) && letters.length <= 4);
+  if (letters.length < 2 || word.slice(0, -letters.length).includes('.')) return false;
+  return !ABBREVIATIONS.has(letters.toLowerCase());
 }
+
 /** The most parts a query is ranked in: each is a ranking of its own (cairn_recall_for). */
 export const MAX_PARTS = 4;
 
@@ -147,9 +160,15 @@ export interface QueryPart {
   evidence?: string[];
 }
 
-function partOf(q: string): QueryPart {
+/** A part as recall ranks it; `asks`: the query's sentences of no telling word, whose kinds it asks for too ("… Why?"). */
+function partOf(q: string, asks = ''): QueryPart {
   const evidence = evidenceOf(q);
-  return { query: q, groups: termGroups(q), prefer_kinds: kindsAskedFor(q), ...(evidence.length ? { evidence } : {}) };
+  return {
+    query: q,
+    groups: termGroups(q),
+    prefer_kinds: kindsAskedFor(asks ? `${q} ${asks}` : q),
+    ...(evidence.length ? { evidence } : {}),
+  };
 }
 
 /**
@@ -172,9 +191,12 @@ export function rankedQuery(query: string): QueryPart & { telling?: string[][]; 
     return [w, ...new Set([...parts, ...alike].filter((x) => x !== w))];
   });
   const parts = queryParts(q);
+  const asks = sentencesOf(q)
+    .filter((s) => evidenceOf(s).length === 0)
+    .join(' ');
   return {
     ...whole,
     ...(telling.length ? { telling } : {}),
-    ...(parts.length ? { parts: parts.map(partOf) } : {}),
+    ...(parts.length ? { parts: parts.map((p) => partOf(p, asks)) } : {}),
   };
 }

@@ -103,6 +103,12 @@ describe('the parts a query is ranked in', () => {
     expect(parts?.map((p) => p.query)).toEqual(queryParts(q));
     expect(parts?.[1]).toMatchObject({ prefer_kinds: ['decision'], evidence: ['prisma'] });
     expect(parts?.[0]?.prefer_kinds).toEqual([]);
+    // a sentence of no telling word is no part, but what it asks for holds for every part
+    expect(
+      rankedQuery('Staging deploys hang at the migration step. The release train leaves Friday. Why?').parts?.map(
+        (p) => p.prefer_kinds,
+      ),
+    ).toEqual([['decision'], ['decision']]);
     // the whole query is still sent for what the hits do not mention and the vector
     expect(evidence).toEqual(expect.arrayContaining(['billing', 'prisma']));
   });
@@ -111,6 +117,10 @@ describe('the parts a query is ranked in', () => {
     expect(queryParts('Would Tim enjoy reading books by C. S. Lewis or Dr. Seuss?')).toEqual([]);
     expect(queryParts('e.g. the 2.3.2 rollout, i.e. the staging one')).toEqual([]);
     expect(queryParts('What did Mrs. Johnson say about the move to Prof. Lee on Jan. 5?')).toEqual([]);
+    expect(queryParts('Why did builds take approx. 9 minutes? Why does `user ? user.id : null` crash?')).toEqual([
+      'Why did builds take approx. 9 minutes?',
+      'Why does `user ? user.id : null` crash?',
+    ]);
     expect(queryParts('Deploy on Jan. 5 went wrong. Why did staging fail?')).toEqual([
       'Deploy on Jan. 5 went wrong.',
       'Why did staging fail?',
