@@ -16,13 +16,13 @@
  *   --rounds N                latency rounds (default 100)
  *   --out FILE                the JSON to FILE, and BENCHMARKS.md left alone
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServer } from '../src/node/node';
 import { writeBenchmarkSection } from './benchmarks-md';
-import { framed, framedQuestions, loadCodeRecall } from './coderecall';
+import { framedQuestions, loadCodeRecall, noAnswerPrompts } from './coderecall';
 import { type Asked, delivery } from './hooks/delivery';
 import { latency } from './hooks/latency';
 import { stopLauncher } from './hooks/run-hook';
@@ -39,9 +39,7 @@ const { values: flags } = parseArgs({
 });
 if (Number(process.versions.node.split('.')[0]) < 22) throw new Error('run it with Node 22: npm run bench:hooks');
 const log = (line: string) => console.log(line);
-const noAnswer = (
-  JSON.parse(readFileSync(join(ROOT, 'bench', 'prompts', 'no-answer.json'), 'utf8')) as { prompts: string[] }
-).prompts.map((p, i) => (flags.framed ? framed(p, i) : p));
+const noAnswer = noAnswerPrompts(ROOT, flags.framed);
 const HALF = noAnswer.length / 2;
 
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '—');

@@ -50,10 +50,10 @@ import { bm25Index } from './bm25';
 import {
   type Answer,
   type BriefCoverage,
-  framed,
   framedQuestions,
   loadCodeRecall,
   type NoAnswer,
+  noAnswerPrompts,
   type Refusal,
   runCodeRecall,
 } from './coderecall';
@@ -132,11 +132,7 @@ const signed = (x: number, digits: number) => {
 
 /** Every set's orgs replayed and asked, beside BM25; the no-answer prompts asked in each org. */
 async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
-  const prompts = (
-    JSON.parse(readFileSync(join(ROOT, 'bench', 'prompts', 'no-answer.json'), 'utf8')) as {
-      prompts: string[];
-    }
-  ).prompts.map((p, i) => (o.framed ? framed(p, i) : p));
+  const prompts = noAnswerPrompts(ROOT, o.framed);
   const started = performance.now();
   const sets: Record<string, SetResult> = {};
   const refused: Refusal[] = [];

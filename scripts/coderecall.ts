@@ -241,6 +241,14 @@ export function framed(query: string, i: number): string {
   return (FRAMINGS[i % FRAMINGS.length] as (q: string) => string)(query);
 }
 
+/** bench/prompts/no-answer.json's prompts, each framed (`framed`) when asked. */
+export function noAnswerPrompts(root: string, framedToo = false): string[] {
+  const { prompts } = JSON.parse(readFileSync(join(root, 'bench', 'prompts', 'no-answer.json'), 'utf8')) as {
+    prompts: string[];
+  };
+  return framedToo ? prompts.map(framed) : prompts;
+}
+
 /** The orgs with every question framed (`framed`), each by its place in its org. */
 export function framedQuestions(data: CodeOrg[]): CodeOrg[] {
   return data.map((org) => ({ ...org, questions: org.questions.map((q, i) => ({ ...q, query: framed(q.query, i) })) }));

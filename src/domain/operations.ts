@@ -21,7 +21,6 @@ import {
   type Hit,
   id,
   isoTime,
-  type Kind,
   kind,
   metadata,
   project,
@@ -344,13 +343,8 @@ export interface StoreOps {
      * for; parts: its sentences, each with its own, when several hold a telling word (domain/query.ts).
      */
     args: RecallArgs &
-      EmbeddingArgs & {
-        groups?: string[][];
-        prefer_kinds?: Kind[];
-        evidence?: string[];
-        telling?: string[][];
-        parts?: QueryPart[];
-      };
+      EmbeddingArgs &
+      Partial<Omit<QueryPart, 'query'>> & { telling?: string[][]; parts?: QueryPart[] };
     /** unheld: the telling words no hit holds, as recall matches them (cairn_recall_for). */
     result: { hits: Hit[]; project: string | null; scope: Scope; unheld?: string[] };
   };

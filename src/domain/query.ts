@@ -139,12 +139,19 @@ export const MAX_PARTS = 4;
  * query is ranked whole); more than `MAX_PARTS`, joined in runs of neighbours.
  */
 export function queryParts(query: string): string[] {
-  const telling = sentencesOf(query).filter((s) => evidenceOf(s).length > 0);
-  if (telling.length < 2) return [];
+  return splitQuery(query).parts;
+}
+
+/** The parts (`queryParts`), and the sentences of no telling word, whose kinds every part asks for too. */
+function splitQuery(query: string): { parts: string[]; asks: string } {
+  const sentences = sentencesOf(query);
+  const telling = sentences.filter((s) => evidenceOf(s).length > 0);
+  const asks = sentences.filter((s) => !telling.includes(s)).join(' ');
+  if (telling.length < 2) return { parts: [], asks };
   const size = Math.ceil(telling.length / MAX_PARTS);
   const parts: string[] = [];
   for (let i = 0; i < telling.length; i += size) parts.push(telling.slice(i, i + size).join(' '));
-  return parts;
+  return { parts, asks };
 }
 
 /** The words a hit must hold one of: the telling ones, and the vocabulary's phrases with what they stand for. */
@@ -190,10 +197,7 @@ export function rankedQuery(query: string): QueryPart & { telling?: string[][]; 
     const alike = whole.groups.filter(([said = '']) => wordsOf(said).some((x) => parts.includes(x))).flat();
     return [w, ...new Set([...parts, ...alike].filter((x) => x !== w))];
   });
-  const parts = queryParts(q);
-  const asks = sentencesOf(q)
-    .filter((s) => evidenceOf(s).length === 0)
-    .join(' ');
+  const { parts, asks } = splitQuery(q);
   return {
     ...whole,
     ...(telling.length ? { telling } : {}),
