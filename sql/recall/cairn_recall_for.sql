@@ -210,10 +210,10 @@ BEGIN
       v_cand := v_anchored;
     END IF;
 
-    -- phase 2: the candidates the read may see, scored in full, best first. A candidate the read
-    -- would see but for having been replaced lends v_heir × its score to its replacement
-    -- (cairn_recall_heir): the current word on what it was about; an entry keeps the larger of its
-    -- own score and the loans. Not in a read of what is anchored to paths: the replacement need not be.
+    -- phase 2: the candidates the read may see, scored in full, best first. A candidate that has
+    -- been replaced lends v_heir × its score to its replacement (cairn_recall_heir), whether the
+    -- read shows it (include_superseded) or not: the current word on what it was about; an entry
+    -- keeps the larger of its own score and the loans. Not in a read of what is anchored to paths: the replacement need not be.
     IF v_gate AND v_evidence IS NULL THEN
       v_cand := NULL; -- no entry the reader may see holds a telling word
     END IF;
@@ -221,25 +221,29 @@ BEGIN
       SELECT array_agg(h.id ORDER BY h.score DESC, h.id DESC), array_agg(h.score ORDER BY h.score DESC, h.id DESC),
              array_agg(h.evident ORDER BY h.score DESC, h.id DESC)
         INTO v_ids, v_scores, v_evident
-        FROM (SELECT coalesce(c.heir, c.id) AS id, bool_or(NOT v_gate OR coalesce(c.search @@ v_evidence, false)) AS evident,
-                     max((cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
-                           * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
-                           + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
-                                         WHERE c.search @@ p.q)
-                           + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
-                                       WHERE c.search @@ l.q))
-                         * CASE WHEN c.heir IS NULL THEN 1 ELSE v_heir END) AS score
-              FROM (SELECT v.*, CASE WHEN NOT v.current AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
-                      THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
-                    FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
-                                 cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
-                          FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
-                            -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them
-                            AND cairn_recall_visible(e, p_agent, v_scope, v_proj, true, NULL, NULL, NULL, NULL, NULL, v_at)
-                          OFFSET 0) v
-                    OFFSET 0) c -- fences: flattened, the score and the heir would be computed more than once a row
-              WHERE c.current OR c.heir IS NOT NULL
-              GROUP BY 1) h;
+        FROM (SELECT g.id, bool_or(s.evident) AS evident, max(s.score * g.w) AS score
+              FROM (SELECT c.id, c.heir, c.current, NOT v_gate OR coalesce(c.search @@ v_evidence, false) AS evident,
+                           cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
+                             * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
+                             + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
+                                           WHERE c.search @@ p.q)
+                             + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
+                                         WHERE c.search @@ l.q) AS score
+                    FROM (SELECT v.*, CASE WHEN (NOT v.current OR v_all) AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
+                            THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
+                          FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
+                                       cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
+                                FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
+                                  -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them
+                                  AND cairn_recall_visible(e, p_agent, v_scope, v_proj, true, NULL, NULL, NULL, NULL, NULL, v_at)
+                                OFFSET 0) v
+                          OFFSET 0) c -- fences: flattened, the score and the heir would be computed more than once a row
+                    WHERE c.current OR c.heir IS NOT NULL
+                    OFFSET 0) s
+              -- the entry itself where the read shows it, and its heir
+              CROSS JOIN LATERAL (VALUES (CASE WHEN s.current THEN s.id END, 1::float8), (s.heir, v_heir)) AS g(id, w)
+              WHERE g.id IS NOT NULL
+              GROUP BY g.id) h;
     END IF;
 
     -- phase 3: context from the threads of work of the best v_sources, and by reference from the best
@@ -254,15 +258,15 @@ BEGIN
         -- writes sent together start their transactions in whatever order the pool's connections come
         -- free, so created_at would scramble a thread written in parallel. A walk of v_window steps on
         -- entries_org_id_idx whatever the filters (the primary key alone would walk other orgs' rows).
-        SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, x.apart, row_number() OVER (
-                 PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id) AS distance
+        SELECT x.id, x.source_score, x.source_evident, x.says, x.asks AND NOT x.before AS answers, x.apart, row_number() OVER w AS distance,
+               x.asks OR bool_or(x.questions) OVER w AS exchange
         FROM (SELECT s.id AS source, s.score AS source_score, s.evident AS source_evident,
-                     n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks,
+                     n.id, n.before, n.visible, n.says, src.content ~ '\?\s*$' AS asks, n.questions,
                      n.tags <> '{}' AND src.tags <> '{}' AND cairn_tags_shared(n.tags, src.tags) = 0 AS apart
               FROM unnest(v_ids[1:v_sources], v_scores[1:v_sources], v_evident[1:v_sources]) AS s(id, score, evident)
               JOIN entries src ON src.org_id = v_org AND src.id = s.id
               CROSS JOIN LATERAL (
-                (SELECT e.id, e.tags, true AS before, e.search @@ v_said AS says,
+                (SELECT e.id, e.tags, true AS before, e.search @@ v_said AS says, e.content ~ '\?\s*$' AS questions,
                    e.project_key = src.project_key AND e.agent = src.agent
                    AND e.created_at >= src.created_at - v_thread
                    AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS visible
@@ -270,7 +274,7 @@ BEGIN
                    AND (e.scope <> 'agent' OR e.agent = p_agent)
                  ORDER BY e.id DESC LIMIT v_window)
                 UNION ALL
-                (SELECT e.id, e.tags, false, e.search @@ v_said,
+                (SELECT e.id, e.tags, false, e.search @@ v_said, e.content ~ '\?\s*$',
                    e.project_key = src.project_key AND e.agent = src.agent
                    AND e.created_at <= src.created_at + v_thread
                    AND cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at)
@@ -279,21 +283,25 @@ BEGIN
                  ORDER BY e.id LIMIT v_window)) n
               WHERE s.score > 0) x
         WHERE x.visible
+        WINDOW w AS (PARTITION BY x.source, x.before ORDER BY CASE WHEN x.before THEN x.id END DESC, x.id)
       ), boosts AS (
-        -- the next write lends v_context, the one after v_context2; one that holds no term of the
-        -- query lends as if a step further away (× v_context2 / v_context): an agent's next write on
-        -- another topic is no answer ("JNI crash report from a user on Windows" after the driver's
-        -- type mapping, to "minimum JDK for the driver?"), though a reply that repeats no word of the
-        -- question may be ("we called him Biscuit"). A hit that ends in a question brings the writes
-        -- after it a step nearer — the next lends all of its score, the one after v_context: what
-        -- answers it comes next ("which Node does CI pin?" then "22.11, since the March bump"). One
+        -- the next write lends v_context, the one after v_context2, when it holds a term of the
+        -- query: an agent's next write on another topic is no answer ("JNI crash report from a user
+        -- on Windows" after the driver's type mapping, to "minimum JDK for the driver?"; the lunch
+        -- order after the database decision, to "what did we decide about the database?"). In an
+        -- exchange, a question among the writes from the hit to it (both included), one that holds
+        -- none lends too, as if a step further away (× v_context2 / v_context): a reply need repeat no
+        -- word of the question ("what did you name the puppy?" "we called him Biscuit"). A hit that
+        -- ends in a question brings the writes after it a step nearer — the next lends all of its
+        -- score, the one after v_context: what answers it comes next ("which Node does CI pin?" then
+        -- "22.11, since the March bump"). One
         -- its writer labelled as another topic, both tagged and no tag in common, lends nothing (the
         -- coupon rule written after the pagination convention); a plan, untagged, still may
         SELECT n.id, max(n.source_score * CASE n.distance - CASE WHEN n.answers THEN 1 ELSE 0 END
                                             WHEN 0 THEN 1 WHEN 1 THEN v_context ELSE v_context2 END
                          * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,
                bool_or(n.source_evident) AS evident
-        FROM near n WHERE n.distance <= 2 AND NOT n.apart GROUP BY n.id
+        FROM near n WHERE n.distance <= 2 AND NOT n.apart AND (n.says OR n.exchange) GROUP BY n.id
       ), refs AS (
         -- what names an identifier or path a hit names, or carries two of its tags, that at most
         -- v_ref_df entries the reader's partitions hold (the identifier, one of the two tags) lends

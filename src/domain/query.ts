@@ -154,9 +154,22 @@ function splitQuery(query: string): { parts: string[]; asks: string } {
   return { parts, asks };
 }
 
-/** The words a hit must hold one of: the telling ones, and the vocabulary's phrases with what they stand for. */
+/**
+ * The words that name a kind of entry, which every entry of the kind holds as words
+ * (cairn_entry_vector: "decision decided", "observed", "plan"): they say what is asked for
+ * (`kindsAskedFor`), not what about.
+ */
+const KIND_WORDS = /^(decid\w*|decisions?|observ\w*|plans?|planned|planning)$/i;
+
+/**
+ * The words a hit must hold one of: the telling ones, and the vocabulary's phrases with what they
+ * stand for; of "what did we decide about the database?" not "decide", or every decision would
+ * answer it — unless no other word tells ("what did we decide?").
+ */
 function evidenceOf(q: string): string[] {
-  return [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
+  const all = [...new Set([...evidenceWords(q), ...vocabularyGroups(q).flat()])];
+  const subject = all.filter((w) => !KIND_WORDS.test(w));
+  return subject.length ? subject : all;
 }
 
 /** A query or a part of it as recall ranks it: its words with their groups, the kinds it asks for, its evidence. */

@@ -68,6 +68,18 @@ describe('the words a hit must hold one of', () => {
     expect(rankedQuery('PG version').evidence).toEqual(expect.arrayContaining(['version', 'pg', 'postgresql']));
   });
 
+  it('leave out the words that name a kind of entry, which say what is asked for, not about what, unless no other word tells', () => {
+    expect(rankedQuery('what did we decide about the database?').evidence).toEqual(
+      expect.not.arrayContaining(['decide']),
+    );
+    expect(rankedQuery('what did we decide about the database?').evidence).toEqual(
+      expect.arrayContaining(['database', 'db']),
+    );
+    expect(rankedQuery("what's the plan for the Kafka upgrade?").evidence).not.toContain('plan');
+    expect(rankedQuery('what did we decide?').evidence).toEqual(['decide']);
+    expect(rankedQuery('what was observed?').evidence).toEqual(['observed']);
+  });
+
   it('are none for a question made of the language of a request alone, and then every hit counts', () => {
     expect(rankedQuery('can you write an example?')).not.toHaveProperty('evidence');
     expect(rankedQuery('')).not.toHaveProperty('evidence');

@@ -135,18 +135,52 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it("leaves out an agent's writes on other topics and decisions that share only their kind with the question", async () => {
+    const org = await t.createOrg('newuser');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'alice', project: '/repo/shop' });
+    try {
+      const write = async (tool: string, args: Record<string, unknown>) => entryId(await dev.call(tool, args));
+      const down = await write('observe', {
+        content: 'staging DB is down: connection refused since the deploy',
+        source: 'ci',
+      });
+      const postgres = await write('decide', {
+        content: 'Use Postgres 16 for the orders database, not MySQL',
+        rationale: 'JSONB and row-level security',
+      });
+      await write('remember', { content: 'Run npm test before pushing; CI takes 12 minutes' });
+      await write('note', { content: 'Lunch order: pizza on Fridays' });
+      const squash = await write('decide', {
+        content: 'Squash-merge pull requests into main',
+        rationale: 'linear history',
+      });
+      await dev.call('forget', { id: down, reason: 'fixed' });
+      // one agent wrote all of these in a row, yet the writes next to a match are no answer to it
+      const staging = await dev.call('recall', { query: 'staging DB down' });
+      expect((staging.structured.hits as { id: string }[]).map((h) => h.id)).toEqual([postgres]);
+      expect(staging.text).toContain('No hit mentions "staging"');
+      // "decide" says which kind is asked for, not what about: the other decision is no answer
+      expect(await ask(dev, 'what did we decide about the database?')).toEqual([postgres]);
+      // asked for decisions alone, every decision is
+      expect(await ask(dev, 'what did we decide?')).toEqual([squash, postgres]);
+    } finally {
+      await dev.close();
+    }
+  });
+
   it('ranks a prompt of several sentences by the sentence an entry answers, so framing words do not outrank it', async () => {
     const org = await t.createOrg('framing');
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/site' });
     try {
       const say = async (tool: string, args: Record<string, unknown>) => entryId(await dev.call(tool, args));
+      const team = await say('remember', { content: 'The docs team reads the code of every change on Fridays.' });
+      // written apart, so that neither is the other's context
       for (const i of [1, 2, 3, 4, 5, 6])
         await say('remember', { content: `Nightly job ${i} exports the invoices to the warehouse.` });
       const left = await say('decide', {
         content: 'The docs site moved from Docusaurus to Starlight.',
         rationale: 'Its builds took nine minutes.',
       });
-      const team = await say('remember', { content: 'The docs team reads the code of every change on Fridays.' });
       const framed = "I just joined the team and I'm reading through the code. Why did the docs site leave Docusaurus?";
       const hits = await hitsOf(dev, framed);
       // the decision answers the question; the team's habit shares the framing's words and "docs"
@@ -208,7 +242,7 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
-  it('weighs a neighbour that says nothing of the question below one that does', async () => {
+  it("brings as context a neighbour that says something of the question, not the agent's next write on another topic", async () => {
     const org = await t.createOrg('thread');
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/java/driver' });
     try {
@@ -217,10 +251,11 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       const match = await note('JDK 17 is the baseline for the driver.');
       const after = await note('Lunch is at noon on Fridays.');
       const hits = await hitsOf(dev, 'JDK for the driver');
-      // both were written next to the match; the one about the driver lends more than the agent's
-      // write on another topic, which stays on the page as context
-      expect(hits.map((h) => h.id)).toEqual([match, before, after]);
-      expect(hits[2]?.score).toBeLessThan(hits[1]?.score ?? 0);
+      // both were written next to the match; the one about the driver comes as its context, below
+      // it, the lunch note is no answer for being written next
+      expect(hits.map((h) => h.id)).toEqual([match, before]);
+      expect(hits[1]?.score).toBeLessThan(hits[0]?.score ?? 0);
+      expect(hits.map((h) => h.id)).not.toContain(after);
     } finally {
       await dev.close();
     }
@@ -231,12 +266,13 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/shop/api' });
     try {
       const note = async (content: string, tags: string[]) => entryId(await dev.call('remember', { content, tags }));
-      const coupons = await note('Coupon codes are uppercased on write and on lookup.', ['coupons', 'checkout']);
+      const coupons = await note('Coupon codes are uppercased on write and on every lookup.', ['coupons', 'checkout']);
       const match = await note('List endpoints use cursor pagination with an opaque cursor.', ['API', 'pagination']);
-      const port = await note('The service listens on 4000 locally.', ['api', 'local-dev']);
-      const hits = await hitsOf(dev, 'pagination of list endpoints');
-      // neither neighbour says a word of the question; the one that shares a tag (in other case)
-      // stays as context, the coupon rule written next to it is another subject
+      const port = await note('The service listens on 4000 locally on every pod.', ['api', 'local-dev']);
+      const hits = await hitsOf(dev, 'pagination of list endpoints, on every page');
+      // both neighbours say "every", a word of the question but none it must hold a hit to; the
+      // one that shares a tag (in other case) comes as context, the coupon rule written next to it
+      // is another subject
       expect(hits.map((h) => h.id)).toEqual([match, port]);
       expect(hits.map((h) => h.id)).not.toContain(coupons);
     } finally {
@@ -349,14 +385,15 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     const alice = await connect('v2', t.mcpUrl, { key: key, agent: 'alice', project: '/chat/two' });
     const bob = await connect('v2', t.mcpUrl, { key: key, agent: 'bob', project: '/chat/two' });
     try {
-      const before = entryId(await bob.call('remember', { content: 'standup moved to ten' }));
+      const before = entryId(await bob.call('remember', { content: 'when does standup start now?' }));
       const secret = entryId(
         await alice.call('remember', { content: 'my password hint is marmalade', scope: 'agent' }),
       );
-      const after = entryId(await bob.call('remember', { content: 'lunch order closes at noon' }));
+      const after = entryId(await bob.call('remember', { content: 'ten sharp, in the Juniper room' }));
       // bob cannot see the private entry, so it lends no context to its neighbours
       expect((await bob.call('recall', { query: 'marmalade hint' })).structured.hits).toEqual([]);
-      // bob's match takes the next entry of his own thread as context, across alice's write
+      // bob's question takes the next entry of his own thread, its reply, as context across alice's
+      // write
       const bobHits = ((await bob.call('recall', { query: 'standup' })).structured.hits as { id: string }[]).map(
         (h) => h.id,
       );
@@ -368,8 +405,8 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       expect(aliceHits).toEqual([secret]);
       // a thread ends when the org's other writes come in between
       for (let i = 0; i < 2; i++) await alice.call('remember', { content: `alice's unrelated work ${i}` });
-      const late = entryId(await bob.call('remember', { content: 'the retro is on friday' }));
-      const again = ((await bob.call('recall', { query: 'lunch order' })).structured.hits as { id: string }[]).map(
+      const late = entryId(await bob.call('remember', { content: 'and is the retro on friday?' }));
+      const again = ((await bob.call('recall', { query: 'Juniper' })).structured.hits as { id: string }[]).map(
         (h) => h.id,
       );
       expect(again).toEqual([after, before]);
@@ -398,10 +435,10 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       const question = 'which toolkit version does the mobile app pin?';
       expect(await ask(mine, question)).toEqual([now]);
       expect(await ask(other, question)).toEqual([now]);
-      // as it stood before, the entry itself; asked for the replaced versions too, each by its own
-      // words (the replacement as the context of its thread)
+      // as it stood before, the entry itself; asked for the replaced versions too, the replaced
+      // one by its own words and its replacement, as ever, by them (the newer first on a tie)
       expect(await ask(mine, question, { as_of: between })).toEqual([old]);
-      expect(await ask(mine, question, { include_superseded: true })).toEqual([old, now]);
+      expect(await ask(mine, question, { include_superseded: true })).toEqual([now, old]);
       // filters hold for the replacement: a read of decisions gets none
       expect(await ask(mine, question, { kinds: ['decision'] })).toEqual([]);
       // a private chain lends nothing to a reader who may not see it
