@@ -170,6 +170,12 @@ BEGIN
            string_agg(quote_literal(t.lexeme), ' | ')::tsquery -- any of its terms: a neighbour says something of it
       INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence, v_said
       FROM t;
+    -- the words that name a kind, which every entry of the kind holds (cairn_entry_vector; and
+    -- domain/query.ts KIND_WORDS), say nothing of what a neighbour is about, unless the query has
+    -- no other: "what did we decide about validation?" is not said by the decision written next
+    SELECT coalesce(string_agg(quote_literal(u.l), ' | ')::tsquery, v_said) INTO v_said
+      FROM unnest(v_lex) AS u(l)
+      WHERE u.l <> ALL (tsvector_to_array(to_tsvector('english', 'decision decided observed plan')));
     -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
     WITH words AS (
       SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
@@ -213,7 +219,8 @@ BEGIN
     -- phase 2: the candidates the read may see, scored in full, best first. A candidate that has
     -- been replaced lends v_heir × its score to its replacement (cairn_recall_heir), whether the
     -- read shows it (include_superseded) or not: the current word on what it was about; an entry
-    -- keeps the larger of its own score and the loans. Not in a read of what is anchored to paths: the replacement need not be.
+    -- keeps the larger of its own score and the loans. Not in a read of what is anchored to paths:
+    -- the replacement need not be.
     IF v_gate AND v_evidence IS NULL THEN
       v_cand := NULL; -- no entry the reader may see holds a telling word
     END IF;
@@ -294,9 +301,9 @@ BEGIN
         -- word of the question ("what did you name the puppy?" "we called him Biscuit"). A hit that
         -- ends in a question brings the writes after it a step nearer — the next lends all of its
         -- score, the one after v_context: what answers it comes next ("which Node does CI pin?" then
-        -- "22.11, since the March bump"). One
-        -- its writer labelled as another topic, both tagged and no tag in common, lends nothing (the
-        -- coupon rule written after the pagination convention); a plan, untagged, still may
+        -- "22.11, since the March bump"). One its writer labelled as another topic, both tagged and
+        -- no tag in common, lends nothing (the coupon rule written after the pagination convention);
+        -- a plan, untagged, still may
         SELECT n.id, max(n.source_score * CASE n.distance - CASE WHEN n.answers THEN 1 ELSE 0 END
                                             WHEN 0 THEN 1 WHEN 1 THEN v_context ELSE v_context2 END
                          * CASE WHEN n.says THEN 1 ELSE v_context2 / v_context END) AS boost,

@@ -149,17 +149,18 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
         rationale: 'JSONB and row-level security',
       });
       await write('remember', { content: 'Run npm test before pushing; CI takes 12 minutes' });
-      await write('note', { content: 'Lunch order: pizza on Fridays' });
       const squash = await write('decide', {
         content: 'Squash-merge pull requests into main',
         rationale: 'linear history',
       });
+      await write('note', { content: 'Lunch order: pizza on Fridays' });
       await dev.call('forget', { id: down, reason: 'fixed' });
       // one agent wrote all of these in a row, yet the writes next to a match are no answer to it
       const staging = await dev.call('recall', { query: 'staging DB down' });
       expect((staging.structured.hits as { id: string }[]).map((h) => h.id)).toEqual([postgres]);
       expect(staging.text).toContain('No hit mentions "staging"');
-      // "decide" says which kind is asked for, not what about: the other decision is no answer
+      // "decide" says which kind is asked for, not what about: the other decision is no answer,
+      // nor, two writes on, its context
       expect(await ask(dev, 'what did we decide about the database?')).toEqual([postgres]);
       // asked for decisions alone, every decision is
       expect(await ask(dev, 'what did we decide?')).toEqual([squash, postgres]);
