@@ -155,26 +155,32 @@ BEGIN
     ), told AS (
       SELECT DISTINCT t.term_group AS g FROM t, said
       WHERE t.lexeme = ANY(said.l)
+         -- a phrase, by its words
+         OR starts_with(t.lexeme, '''') AND (SELECT bool_and(m[1] = ANY(said.l))
+                                            FROM regexp_matches(t.lexeme, '''([^'']+)''', 'g') AS m)
          OR EXISTS (SELECT 1 FROM unnest(said.l) AS w(l)
                     WHERE starts_with(t.lexeme, w.l) AND NOT EXISTS (SELECT 1 FROM t AS x WHERE x.lexeme = w.l)
                       -- as cairn_recall_terms expands them: not "pr" for "problem", nor "2" for "2024"
                       AND length(w.l) >= 3 AND w.l !~ '^[0-9]+$')
     )
     SELECT array_agg(t.lexeme ORDER BY t.df, t.lexeme),
-           array_agg(quote_literal(t.lexeme)::tsquery ORDER BY t.df, t.lexeme),
+           array_agg(t.q::tsquery ORDER BY t.df, t.lexeme),
            array_agg(t.weight * ln(1 + (v_docs - t.df + 0.5) / (t.df + 0.5)) ORDER BY t.df, t.lexeme),
            array_agg(t.df ORDER BY t.df, t.lexeme),
            array_agg(t.term_group ORDER BY t.df, t.lexeme),
-           array_agg((quote_literal(t.lexeme) || ':A')::tsquery ORDER BY t.df, t.lexeme),
-           string_agg(quote_literal(t.lexeme), ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery,
-           string_agg(quote_literal(t.lexeme), ' | ')::tsquery -- any of its terms: a neighbour says something of it
+           array_agg(CASE WHEN starts_with(t.lexeme, '''') THEN regexp_replace(t.q, '''([^'']+)''', '''\1'':A', 'g')
+                          ELSE t.q || ':A' END::tsquery ORDER BY t.df, t.lexeme),
+           string_agg(t.q, ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery,
+           string_agg(t.q, ' | ')::tsquery -- any of its terms: a neighbour says something of it
       INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence, v_said
-      FROM t;
+      -- a term as a query: a lexeme, or a phrase (cairn_recall_terms: its tsquery's text, quoted)
+      FROM (SELECT t.*, CASE WHEN starts_with(t.lexeme, '''') THEN '(' || t.lexeme || ')'
+                             ELSE quote_literal(t.lexeme) END AS q FROM t) t;
     -- the words that name a kind, which every entry of the kind holds (cairn_entry_vector; and
     -- domain/query.ts KIND_WORDS), say nothing of what a neighbour is about, unless the query has
     -- no other: "what did we decide about validation?" is not said by the decision written next
-    SELECT coalesce(string_agg(quote_literal(u.l), ' | ')::tsquery, v_said) INTO v_said
-      FROM unnest(v_lex) AS u(l)
+    SELECT coalesce(string_agg(u.q::text, ' | ')::tsquery, v_said) INTO v_said
+      FROM unnest(v_lex, v_terms) AS u(l, q)
       WHERE u.l <> ALL (tsvector_to_array(to_tsvector('english', 'decision decided observed plan')));
     -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
     WITH words AS (
@@ -186,11 +192,16 @@ BEGIN
            coalesce(array_agg(least(a.w, b.w)), '{}')
       INTO v_pairs, v_pair_weights
       FROM words a JOIN words b ON b.n = a.n + 1 AND b.p - a.p <= 3;
+    -- a phrase is looked up by its words
     SELECT coalesce(array_agg(c.l ORDER BY c.ord), '{}') || v_idents,
            coalesce(array_agg(c.idf ORDER BY c.ord), '{}') || array_fill(4::float8, ARRAY[cardinality(v_idents)])
       INTO v_keys, v_weights
-      FROM (SELECT u.l, u.idf, u.ord, sum(u.df) OVER (ORDER BY u.ord) AS cum
-            FROM unnest(v_lex, v_idf, v_df) WITH ORDINALITY AS u(l, idf, df, ord)) c
+      FROM (SELECT w.l, u.idf, u.ord, sum(u.df) OVER (ORDER BY u.ord) AS cum
+            FROM unnest(v_lex, v_idf, v_df) WITH ORDINALITY AS u(l, idf, df, ord)
+            CROSS JOIN LATERAL (SELECT u.l WHERE NOT starts_with(u.l, '''')
+                                UNION ALL
+                                SELECT m[1] FROM regexp_matches(u.l, '''([^'']+)''', 'g') AS m
+                                WHERE starts_with(u.l, '''')) w) c
       WHERE c.ord = 1 OR c.cum <= v_budget;
     -- phase 1: entry ids are UUIDv7, so newest first is id order, per project straight off the index
     IF cardinality(v_projects) <= 65 THEN
@@ -400,17 +411,23 @@ BEGIN
     WITH words AS MATERIALIZED (
       -- each word comes with the parts of an identifier or path and its synonyms and other forms
       -- (domain/query.ts rankedQuery): ["erlang/otp", "erlang", "otp"], ["rollout", "deploy", …]
-      SELECT w.ord, w.terms->>0 AS word, f.l
+      -- — a synonym of several words as a phrase, as recall matches it (cairn_recall_terms)
+      SELECT w.ord, w.terms->>0 AS word, f.l, f.p
       FROM jsonb_array_elements(coalesce(p_args->'telling', '[]')) WITH ORDINALITY AS w(terms, ord)
-      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', string_agg(t, ' '))) AS l
-                          FROM jsonb_array_elements_text(w.terms) AS t) f
+      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', coalesce(string_agg(x.t, ' ') FILTER (WHERE NOT x.phrase), ''))) AS l,
+                                 coalesce(array_agg('(' || x.q || ')') FILTER (WHERE x.phrase), '{}') AS p
+                          FROM (SELECT t.t, t.pos > 1 AND t.t ~ ' ' AND q.q ~ ' <' AS phrase, q.q
+                                FROM jsonb_array_elements_text(w.terms) WITH ORDINALITY AS t(t, pos),
+                                     LATERAL (SELECT phraseto_tsquery('english', t.t)::text AS q) q) x) f
     ), asked AS MATERIALIZED (
-      SELECT w.ord, w.word, (SELECT string_agg(quote_literal(x.l), ' | ')::tsquery FROM (
-               SELECT unnest(w.l) AS l
+      SELECT w.ord, w.word, (SELECT string_agg(x.q, ' | ')::tsquery FROM (
+               SELECT quote_literal(unnest(w.l)) AS q
                UNION
-               SELECT t.l FROM unnest(v_lexes) AS t(l), unnest(w.l) AS y(l)
-               WHERE starts_with(t.l, y.l) AND length(y.l) >= 3 AND y.l !~ '^[0-9]+$') x) AS q
-      FROM words w WHERE cardinality(w.l) > 0
+               SELECT quote_literal(t.l) FROM unnest(v_lexes) AS t(l), unnest(w.l) AS y(l)
+               WHERE starts_with(t.l, y.l) AND length(y.l) >= 3 AND y.l !~ '^[0-9]+$'
+               UNION
+               SELECT unnest(w.p)) x) AS q
+      FROM words w WHERE cardinality(w.l) > 0 OR cardinality(w.p) > 0
     )
     SELECT json_agg(a.word ORDER BY a.ord) INTO v_unheld FROM asked a
     WHERE NOT EXISTS (SELECT 1 FROM unnest(v_shown) AS s(search) WHERE s.search @@ a.q);

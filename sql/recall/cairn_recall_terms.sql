@@ -28,27 +28,38 @@ BEGIN
     SELECT DISTINCT x.l FROM unnest(tsvector_to_array(to_tsvector('english', p_query)
       || to_tsvector('english', regexp_replace(p_query, '[^[:alnum:]]+', ' ', 'g')))) AS x(l)
   ), grouped AS (
-    SELECT DISTINCT g.ord AS gid, v.l
+    -- a phrase the query did not write ("credential stuffing" for "brute force") is one term, the
+    -- phrase (its tsquery's text, which no lexeme is: it begins with a quote), held only as a
+    -- phrase: "api key" stands for "secret", "api" alone does not; the query's own word or phrase
+    -- (a group's first) is its lexemes, as the query's other words
+    SELECT DISTINCT g.ord AS gid, v.l, v.parts
     FROM jsonb_array_elements(coalesce(p_groups, '[]'::jsonb)) WITH ORDINALITY AS g(terms, ord),
-         jsonb_array_elements_text(g.terms) AS t(term),
-         unnest(tsvector_to_array(cairn_search_vector(t.term))) AS v(l)
+         jsonb_array_elements_text(g.terms) WITH ORDINALITY AS t(term, pos),
+         LATERAL (SELECT tsvector_to_array(cairn_search_vector(t.term)) AS l,
+                         t.pos > 1 AND t.term ~ ' ' AND phraseto_tsquery('english', t.term)::text ~ ' <' AS phrase) w,
+         LATERAL (SELECT x.l, ARRAY[x.l] AS parts FROM unnest(w.l) AS x(l) WHERE NOT w.phrase
+                  UNION ALL
+                  SELECT phraseto_tsquery('english', t.term)::text, w.l WHERE w.phrase) v
   ), terms AS (
     -- a lexeme of a group belongs to the group's concept, whether the query wrote it or not
     SELECT e.l, 1.0::float8 AS w, coalesce((SELECT 'g' || min(g.gid) FROM grouped g WHERE g.l = e.l), 'x' || e.l) AS concept,
-           false AS synonym
+           false AS synonym, ARRAY[e.l] AS parts
     FROM exact e
     UNION ALL
-    SELECT g.l, 1.0::float8, 'g' || g.gid, true FROM grouped g WHERE g.l NOT IN (SELECT e.l FROM exact e)
+    SELECT g.l, 1.0::float8, 'g' || g.gid, true, g.parts FROM grouped g WHERE g.l NOT IN (SELECT e.l FROM exact e)
     UNION ALL
-    SELECT c.l, p_expansion, 'c' || c.l, false
+    SELECT c.l, p_expansion, 'c' || c.l, false, ARRAY[c.l]
     FROM unnest(tsvector_to_array(cairn_search_vector(p_query))) AS c(l)
     WHERE c.l NOT IN (SELECT e.l FROM exact e) AND c.l NOT IN (SELECT g.l FROM grouped g)
   ), known AS (
+    -- a phrase is known when each of its words is, as often as its rarest at most
     SELECT t.l, t.w, t.concept, t.synonym, k.df
     FROM terms t
-    LEFT JOIN LATERAL (SELECT sum(s.df) AS df FROM term_stats s
-                       WHERE s.org_id = p_org AND s.lexeme = t.l AND s.agent_key IN ('', v_agent)
-                       HAVING sum(s.df) > 0) k ON true
+    LEFT JOIN LATERAL (SELECT min(d.df) AS df FROM unnest(t.parts) AS x(l)
+                       LEFT JOIN LATERAL (SELECT sum(s.df) AS df FROM term_stats s
+                                          WHERE s.org_id = p_org AND s.lexeme = x.l AND s.agent_key IN ('', v_agent)
+                                          HAVING sum(s.df) > 0) d ON true
+                       HAVING bool_and(d.df IS NOT NULL)) k ON true
   ), prefixed AS (
     SELECT p.lexeme AS l, p_expansion AS w, k.concept, false AS synonym, p.df
     FROM known k
@@ -56,7 +67,7 @@ BEGIN
                         WHERE s.org_id = p_org AND s.lexeme > k.l AND s.lexeme < k.l || 'zzzz'
                           AND left(s.lexeme, length(k.l)) = k.l AND s.agent_key IN ('', v_agent) AND s.df > 0
                         GROUP BY s.lexeme ORDER BY s.lexeme LIMIT p_prefixes) p
-    WHERE k.df IS NULL AND k.w = 1 AND length(k.l) >= 3 AND k.l !~ '^[0-9]+$'
+    WHERE k.df IS NULL AND k.w = 1 AND length(k.l) >= 3 AND k.l !~ '^[0-9]+$' AND NOT starts_with(k.l, '''')
   ), weighed AS (
     SELECT a.l, max(a.w) AS w, min(a.concept) AS concept, bool_and(a.synonym) AS synonym, max(a.df) AS df
     FROM (SELECT k.l, k.w, k.concept, k.synonym, k.df FROM known k WHERE k.df IS NOT NULL

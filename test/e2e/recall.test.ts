@@ -192,6 +192,32 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('takes a synonym of several words as a phrase, not each of its words', async () => {
+    const org = await t.createOrg('phrases');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/auth' });
+    const ops = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ops', project: '/repo/auth' });
+    try {
+      const note = async (who: McpSession, content: string) => entryId(await who.call('remember', { content }));
+      await note(dev, 'The public API rate limit is 100 requests per minute.');
+      const rotate = await note(ops, 'Rotate the Stripe API key every month.');
+      const capped = await note(dev, 'Login attempts are capped after credential stuffing from one IP.');
+      await note(ops, 'The credential rotation runbook lives in docs/ops.');
+      // "api key" stands for a secret, "api" alone does not; "credential stuffing" for brute force
+      expect(await ask(dev, 'where do we keep secrets?')).toEqual([rotate]);
+      expect(await ask(dev, 'brute force protection')).toEqual([capped]);
+      // and a hit that says "API" is no mention of "secrets"
+      const web = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/web' });
+      const gateway = entryId(await web.call('remember', { content: 'The API gateway times out after 30 s.' }));
+      const page = await web.call('recall', { query: 'where do we keep API secrets?', scope: 'project' });
+      await web.close();
+      expect((page.structured.hits as { id: string }[]).map((h) => h.id)).toEqual([gateway]);
+      expect(page.structured.notice).toContain('No hit mentions "secrets"');
+    } finally {
+      await dev.close();
+      await ops.close();
+    }
+  });
+
   it('takes an abbreviation the org never wrote for itself and its synonyms, not for every word it begins', async () => {
     const org = await t.createOrg('abbreviations');
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/checkout' });
