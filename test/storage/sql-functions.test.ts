@@ -127,14 +127,14 @@ describe.each(RAW_KINDS)('SQL functions on %s', (kind) => {
 
     it('walks a thread of work in the order the service took the writes, not the order their transactions started', async () => {
       await inTx(async (org) => {
-        const standup = await write('a', { content: 'standup moved to ten' });
-        const lunch = await write('a', { content: 'lunch order closes at noon' });
+        const standup = await write('a', { content: 'when does standup start now?' });
+        const lunch = await write('a', { content: 'ten sharp, from Monday on' });
         const other = [
           await write('b', { content: 'rotated the staging keys' }),
           await write('b', { content: 'bumped eslint' }),
         ];
-        // a's second write was sent with b's and its transaction started last: by created_at, b's two
-        // writes would stand between a's and end the thread
+        // a's second write, the reply, was sent with b's and its transaction started last: by
+        // created_at, b's two writes would stand between a's and end the thread
         const order = [standup, ...other, lunch].map((w) => w.entry.id);
         await db.query(
           `UPDATE entries SET created_at = now() - make_interval(secs => 10 - array_position($2::uuid[], id))
