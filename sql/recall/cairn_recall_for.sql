@@ -75,6 +75,7 @@ DECLARE
   v_evidence tsquery;
   v_evident boolean[];
   v_said tsquery;
+  v_kind_words constant text[] := tsvector_to_array(to_tsvector('english', 'decision decided observed plan'));
   v_shown tsvector[];
   v_unheld json;
 BEGIN
@@ -171,17 +172,16 @@ BEGIN
            array_agg(CASE WHEN starts_with(t.lexeme, '''') THEN regexp_replace(t.q, '''([^'']+)''', '''\1'':A', 'g')
                           ELSE t.q || ':A' END::tsquery ORDER BY t.df, t.lexeme),
            string_agg(t.q, ' | ') FILTER (WHERE t.term_group IN (SELECT told.g FROM told))::tsquery,
-           string_agg(t.q, ' | ')::tsquery -- any of its terms: a neighbour says something of it
+           -- any of its terms: a neighbour says something of it; but the words that name a kind,
+           -- which every entry of the kind holds (cairn_entry_vector; and domain/query.ts
+           -- KIND_WORDS), say nothing of what it is about, unless the query has no other: "what did
+           -- we decide about validation?" is not said by the decision written next
+           coalesce(string_agg(t.q, ' | ') FILTER (WHERE t.lexeme <> ALL (v_kind_words)),
+                    string_agg(t.q, ' | '))::tsquery
       INTO v_lex, v_terms, v_idf, v_df, v_groups, v_lead_terms, v_evidence, v_said
       -- a term as a query: a lexeme, or a phrase (cairn_recall_terms: its tsquery's text, quoted)
       FROM (SELECT t.*, CASE WHEN starts_with(t.lexeme, '''') THEN '(' || t.lexeme || ')'
                              ELSE quote_literal(t.lexeme) END AS q FROM t) t;
-    -- the words that name a kind, which every entry of the kind holds (cairn_entry_vector; and
-    -- domain/query.ts KIND_WORDS), say nothing of what a neighbour is about, unless the query has
-    -- no other: "what did we decide about validation?" is not said by the decision written next
-    SELECT coalesce(string_agg(u.q::text, ' | ')::tsquery, v_said) INTO v_said
-      FROM unnest(v_lex, v_terms) AS u(l, q)
-      WHERE u.l <> ALL (tsvector_to_array(to_tsvector('english', 'decision decided observed plan')));
     -- the query's adjacent words, as phrases: an entry holding one as written gets a bonus
     WITH words AS (
       SELECT q.l, q.p, row_number() OVER (ORDER BY q.p) AS n, t.w
@@ -414,11 +414,10 @@ BEGIN
       -- — a synonym of several words as a phrase, as recall matches it (cairn_recall_terms)
       SELECT w.ord, w.terms->>0 AS word, f.l, f.p
       FROM jsonb_array_elements(coalesce(p_args->'telling', '[]')) WITH ORDINALITY AS w(terms, ord)
-      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', coalesce(string_agg(x.t, ' ') FILTER (WHERE NOT x.phrase), ''))) AS l,
-                                 coalesce(array_agg('(' || x.q || ')') FILTER (WHERE x.phrase), '{}') AS p
-                          FROM (SELECT t.t, t.pos > 1 AND t.t ~ ' ' AND q.q ~ ' <' AS phrase, q.q
-                                FROM jsonb_array_elements_text(w.terms) WITH ORDINALITY AS t(t, pos),
-                                     LATERAL (SELECT phraseto_tsquery('english', t.t)::text AS q) q) x) f
+      CROSS JOIN LATERAL (SELECT tsvector_to_array(to_tsvector('english', coalesce(string_agg(x.t, ' ') FILTER (WHERE x.q IS NULL), ''))) AS l,
+                                 coalesce(array_agg('(' || x.q || ')') FILTER (WHERE x.q IS NOT NULL), '{}') AS p
+                          FROM (SELECT t.t, CASE WHEN t.pos > 1 THEN cairn_phrase(t.t) END AS q
+                                FROM jsonb_array_elements_text(w.terms) WITH ORDINALITY AS t(t, pos)) x) f
     ), asked AS MATERIALIZED (
       SELECT w.ord, w.word, (SELECT string_agg(x.q, ' | ')::tsquery FROM (
                SELECT quote_literal(unnest(w.l)) AS q

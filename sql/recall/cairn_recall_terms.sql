@@ -29,17 +29,17 @@ BEGIN
       || to_tsvector('english', regexp_replace(p_query, '[^[:alnum:]]+', ' ', 'g')))) AS x(l)
   ), grouped AS (
     -- a phrase the query did not write ("credential stuffing" for "brute force") is one term, the
-    -- phrase (its tsquery's text, which no lexeme is: it begins with a quote), held only as a
-    -- phrase: "api key" stands for "secret", "api" alone does not; the query's own word or phrase
-    -- (a group's first) is its lexemes, as the query's other words
+    -- phrase (cairn_phrase: its tsquery's text, which no lexeme is: it begins with a quote), held
+    -- only as a phrase; the query's own word or phrase (a group's first) is its lexemes, as the
+    -- query's other words
     SELECT DISTINCT g.ord AS gid, v.l, v.parts
     FROM jsonb_array_elements(coalesce(p_groups, '[]'::jsonb)) WITH ORDINALITY AS g(terms, ord),
          jsonb_array_elements_text(g.terms) WITH ORDINALITY AS t(term, pos),
          LATERAL (SELECT tsvector_to_array(cairn_search_vector(t.term)) AS l,
-                         t.pos > 1 AND t.term ~ ' ' AND phraseto_tsquery('english', t.term)::text ~ ' <' AS phrase) w,
-         LATERAL (SELECT x.l, ARRAY[x.l] AS parts FROM unnest(w.l) AS x(l) WHERE NOT w.phrase
+                         CASE WHEN t.pos > 1 THEN cairn_phrase(t.term) END AS phrase) w,
+         LATERAL (SELECT x.l, ARRAY[x.l] AS parts FROM unnest(w.l) AS x(l) WHERE w.phrase IS NULL
                   UNION ALL
-                  SELECT phraseto_tsquery('english', t.term)::text, w.l WHERE w.phrase) v
+                  SELECT w.phrase, w.l WHERE w.phrase IS NOT NULL) v
   ), terms AS (
     -- a lexeme of a group belongs to the group's concept, whether the query wrote it or not
     SELECT e.l, 1.0::float8 AS w, coalesce((SELECT 'g' || min(g.gid) FROM grouped g WHERE g.l = e.l), 'x' || e.l) AS concept,
