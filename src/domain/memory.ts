@@ -23,7 +23,7 @@ import type {
 } from './operations';
 import { allowedFrom, DEFAULT_PLAN_STATUS, FINAL_PLAN_STATUSES, INITIAL_PLAN_STATUSES, type PlanStatus } from './plans';
 import type { BlobStore, CallIdentity, Semantic, Store } from './ports';
-import { rankedQuery } from './query';
+import { kindAskedBy, rankedQuery } from './query';
 import { artifactFields, entryFields, refuseSecrets } from './secrets';
 import { withIsoTimes } from './types';
 
@@ -195,13 +195,18 @@ export function createMemoryService(deps: MemoryDeps) {
       const vector = await embedding(ranked.query);
       const r = await store.call('recall', who, { ...input, ...byAgent(input.agent), ...ranked, ...vector });
       // semantic: whether the entries were also searched by meaning (the query's vector was sent);
-      // unheld: the query's telling words no hit holds
+      // unheld: the query's telling words no hit holds, less those a hit answers by its kind
+      // ("status" by a plan)
+      const kinds = new Set(r.hits.map((h) => h.kind));
       return {
         hits: r.hits.map((h) => withIsoTimes(h)),
         project: r.project,
         scope: r.scope,
         semantic: vector.embedding !== undefined,
-        unheld: r.unheld ?? [],
+        unheld: (r.unheld ?? []).filter((w) => {
+          const kind = kindAskedBy(w);
+          return kind === undefined || !kinds.has(kind);
+        }),
       };
     },
 

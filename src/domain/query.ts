@@ -92,6 +92,19 @@ export function kindsAskedFor(query: string): Kind[] {
 }
 
 /**
+ * The kind a word of a question asks for by itself, when only one kind answers it — and answers it
+ * by its form, not its words: a plan shows its status and steps ("status", "progress", "remains"),
+ * a decision its rationale ("rationale", "policy"). A page holding a hit of that kind speaks of
+ * the word, though no hit writes it (recall's note on the words no hit mentions).
+ */
+export function kindAskedBy(word: string): Kind | undefined {
+  const w = word.toLowerCase();
+  const kind = INTENTS.find(([re, ks]) => ks.length === 1 && re.test(w))?.[1][0];
+  // a memory is its text alone: "rules" asks for one, and only its words can speak of them
+  return kind === 'plan' || kind === 'decision' ? kind : undefined;
+}
+
+/**
  * Words a "." follows inside a sentence: titles, months, firms and Latin or English shorthand.
  * Initials ("C. S. Lewis") and words holding a dot ("e.g.", "file.ts.") are told apart by shape.
  */

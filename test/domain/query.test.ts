@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kindsAskedFor, MAX_PARTS, queryParts, rankedQuery, termGroups } from '../../src/domain/query';
+import { kindAskedBy, kindsAskedFor, MAX_PARTS, queryParts, rankedQuery, termGroups } from '../../src/domain/query';
 import { vocabularyGroups, vocabularyTerms } from '../../src/domain/vocabulary';
 
 describe('recall query expansion', () => {
@@ -101,6 +101,21 @@ describe('the telling words recall says no hit mentions', () => {
       ['heap', 'memory', 'ram', 'oom', 'oomkilled', 'out of memory'],
     ]);
     expect(rankedQuery('how do we do it?')).not.toHaveProperty('telling');
+  });
+
+  it('are mentioned by a hit of the kind a word asks for alone, which shows it by its form', () => {
+    // a plan shows its status and steps, a decision its rationale
+    expect(['status', 'Progress', 'remains', 'roadmap'].map(kindAskedBy)).toEqual(['plan', 'plan', 'plan', 'plan']);
+    expect(['rationale', 'policy'].map(kindAskedBy)).toEqual(['decision', 'decision']);
+    // a failure's words are what it says, "now" asks for a memory or a decision alike, and a
+    // memory is its text alone: "rules" asks for one, which shows no rule by its form
+    expect(['timeout', 'crashed', 'current', 'rules', 'redis'].map(kindAskedBy)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 

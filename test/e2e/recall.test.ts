@@ -1,5 +1,6 @@
 /** Recall ranking: BM25-like weighting, stemming, any-word matching, exact identifiers, recency. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_MENTIONED } from '../../src/mcp/tools/recall';
 import { connect, entryId, type McpSession } from '../helpers/clients';
 import { DB_KINDS, startTestServer, type TestServer } from '../helpers/server';
 
@@ -187,6 +188,30 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       // the decision answers the question; the team's habit shares the framing's words and "docs"
       expect(hits[0]?.id).toBe(left);
       expect(hits.map((h) => h.id)).toContain(team);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  it('says no word is unmentioned that a hit answers by its kind: "status" by a plan, which shows its status', async () => {
+    const org = await t.createOrg('status-words');
+    const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/cache' });
+    try {
+      const plan = entryId(
+        await dev.call('plan', {
+          title: 'Redis migration to the managed cluster',
+          steps: [{ text: 'copy the keys' }, { text: 'switch the clients' }],
+          status: 'active',
+        }),
+      );
+      const page = await dev.call('recall', { query: 'what is the status of the redis migration?' });
+      expect((page.structured.hits as { id: string }[]).map((h) => h.id)).toEqual([plan]);
+      expect(page.text).toContain('[active, 0/2 steps done]');
+      expect(page.text).not.toContain(NOT_MENTIONED);
+      // a memory shows no status: the page says so
+      await dev.call('remember', { content: 'The Memcached eviction runs hourly.' });
+      const cache = await dev.call('recall', { query: 'status of the memcached eviction?' });
+      expect(cache.text).toContain(`${NOT_MENTIONED}"status"`);
     } finally {
       await dev.close();
     }
