@@ -39,6 +39,7 @@ DECLARE
   v_expansion constant float8 := 0.5;
   v_prefixes constant int := 8;
   v_kind_weight constant float8 := 1.25;
+  v_recent constant float8 := 0.3;
   v_phrase constant float8 := 1;
   v_lead constant float8 := 0.5;
   v_floor constant float8 := 0.1;
@@ -48,6 +49,7 @@ DECLARE
   v_found_scores float8[] := '{}';
   v_lexes text[] := '{}';
   v_prefer text[];
+  v_now boolean;
   v_groups int[];
   v_lead_terms tsquery[];
   v_pairs tsquery[];
@@ -133,6 +135,7 @@ BEGIN
   FOR v_part IN SELECT x.value FROM jsonb_array_elements(coalesce(p_args->'parts', jsonb_build_array(p_args - 'embedding'))) AS x LOOP
     v_query := coalesce(v_part->>'query', '');
     v_prefer := ARRAY(SELECT jsonb_array_elements_text(coalesce(v_part->'prefer_kinds', '[]')));
+    v_now := coalesce((v_part->>'now')::boolean, false);
     v_idents := ARRAY(SELECT '#' || i FROM unnest(cairn_idents(v_query)) AS i);
     v_cand := NULL;
     v_ids := NULL;
@@ -243,6 +246,10 @@ BEGIN
               FROM (SELECT c.id, c.heir, c.current, NOT v_gate OR coalesce(c.search @@ v_evidence, false) AS evident,
                            cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                              * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
+                             -- asked for the state things are in now ("… now?", "still", "current"):
+                             -- the later of the candidates, up to 1 + v_recent for the latest of them,
+                             -- the current word on what the earlier ones said
+                             * CASE WHEN v_now THEN 1 + v_recent * c.recency ELSE 1 END
                              + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
                                            WHERE c.search @@ p.q)
                              + v_lead * (SELECT coalesce(sum(l.w), 0) FROM unnest(v_lead_terms, v_idf) AS l(q, w)
@@ -250,6 +257,7 @@ BEGIN
                     FROM (SELECT v.*, CASE WHEN (NOT v.current OR v_all) AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
                             THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
                           FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
+                                       percent_rank() OVER (ORDER BY e.id) AS recency,
                                        cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
                                 FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
                                   -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them

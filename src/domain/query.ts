@@ -52,6 +52,9 @@ export function termGroups(query: string): string[][] {
   return [...verbs, ...vocabularyGroups(query)];
 }
 
+/** The words by which a question asks for the state things are in now. */
+const NOW = /\b(now|current\w*|latest|still|today|any ?more|nowadays|these days)\b/;
+
 /** The words by which a question asks for a fix. */
 const FIX = /\b(fix\w*|solv\w*|resolv\w*|workaround\w*)\b/;
 
@@ -63,7 +66,8 @@ const INTENTS: [RegExp, Kind[]][] = [
     ['observation', 'memory'],
   ],
   [FIX, ['memory', 'decision']],
-  [/\b(now|current\w*|latest|still|today|any ?more|nowadays|these days|versions?)\b/, ['memory', 'decision']],
+  [NOW, ['memory', 'decision']],
+  [/\bversions?\b/, ['memory', 'decision']],
   [
     /\b(how (do|should|can|to) (we|i|you)|conventions?|guidelines?|standards?|rules?|where (is|are|do|does)|before (touch|chang|edit|modify)\w*)\b/,
     ['memory'],
@@ -191,16 +195,20 @@ export interface QueryPart {
   groups: string[][];
   prefer_kinds: Kind[];
   evidence?: string[];
+  /** asked for the state things are in now: of two entries on it, the later is the current word */
+  now?: true;
 }
 
 /** A part as recall ranks it; `asks`: the query's sentences of no telling word, whose kinds it asks for too ("… Why?"). */
 function partOf(q: string, asks = ''): QueryPart {
   const evidence = evidenceOf(q);
+  const asked = asks ? `${q} ${asks}` : q;
   return {
     query: q,
     groups: termGroups(q),
-    prefer_kinds: kindsAskedFor(asks ? `${q} ${asks}` : q),
+    prefer_kinds: kindsAskedFor(asked),
     ...(evidence.length ? { evidence } : {}),
+    ...(NOW.test(asked.toLowerCase()) ? { now: true as const } : {}),
   };
 }
 

@@ -188,3 +188,14 @@ describe('the kinds a question asks for', () => {
     expect(kindsAskedFor(query).sort()).toEqual([...kinds].sort());
   });
 });
+
+describe('a question that asks for the state things are in now', () => {
+  it('says so, where the later of two entries on it is the current word', () => {
+    expect(rankedQuery('what MQTT keepalive do trackers use now?').now).toBe(true);
+    expect(rankedQuery('are we still pinning numpy below 2?').now).toBe(true);
+    expect(rankedQuery('Which Go version is current? Keep it short.').now).toBe(true);
+    // a version asks for what holds, but not always for now: "the previous version" is an event
+    expect(rankedQuery('units that got an OTA update went back to the previous version')).not.toHaveProperty('now');
+    expect(rankedQuery('why did the build break?')).not.toHaveProperty('now');
+  });
+});

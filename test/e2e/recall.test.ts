@@ -217,6 +217,26 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
     }
   });
 
+  it('puts the later of two entries on a question first when it asks for the state things are in now', async () => {
+    const org = await t.createOrg('now-words');
+    const fw = await connect('v2', t.mcpUrl, { key: org.key, agent: 'firmware', project: '/repo/tracker' });
+    const ops = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ops', project: '/repo/tracker' });
+    try {
+      const before = entryId(await fw.call('remember', { content: 'The trackers send an MQTT keepalive every 60 s.' }));
+      for (const i of [1, 2, 3]) await ops.call('remember', { content: `Broker node ${i} runs on its own volume.` });
+      const after = entryId(
+        await ops.call('remember', { content: 'Tracker MQTT keepalive raised to 240 s for the carrier NAT.' }),
+      );
+      // the shorter, earlier entry ranks first; asked for what holds now, the later one on the same
+      // thing is the current word
+      expect((await ask(fw, 'what MQTT keepalive do the trackers use?')).slice(0, 2)).toEqual([before, after]);
+      expect((await ask(fw, 'what MQTT keepalive do the trackers use now?')).slice(0, 2)).toEqual([after, before]);
+    } finally {
+      await fw.close();
+      await ops.close();
+    }
+  });
+
   it('takes a synonym of several words as a phrase, not each of its words', async () => {
     const org = await t.createOrg('phrases');
     const dev = await connect('v2', t.mcpUrl, { key: org.key, agent: 'ranker', project: '/repo/auth' });
