@@ -12,7 +12,9 @@ import { pathsIn } from './coderecall';
 
 const CUE_TAGS = ['incident', 'bug', 'failure', 'outage', 'regression', 'flaky', 'error'];
 const CUE =
-  /\b(fail|fails|failed|failing|failure|errors?|exception|broke|broken|crash|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regression|incident|outage|oom|oomkilled|panic|deadlock|5\d\d)\b/i;
+  /(?<!\b(0|no|zero|without) )\b(fail|fails|failed|failing|failure|errors?|exception|broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regress|regressed|regresses|regressing|regression|incident|outage|oom|oomkilled|panic|deadlock)\b|_timeouts?\b|\b[45](\d\d|xx)s\b|\b[45]xx\b|\b(http|status|returned|returns|returning|got|with a) [45]\d\d\b/i;
+/** The cue's case-sensitive part: a status with its reason phrase, an exception as printed. */
+const CUE_AS_WRITTEN = /\b[45]\d\d [A-Z][a-z]|[a-z](Error|Exception):/;
 const FIXED = /\b(fixed|resolved|green again|passes again|passing again|back to green)\b/i;
 
 interface Entry {
@@ -43,7 +45,11 @@ for (const set of ['dev', 'dev2']) {
     const superseded = new Set(entries.map((e) => e.args.supersedes?.slice(1)));
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
-      if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || CUE.test(e.args.content))) return;
+      if (
+        e.tool !== 'observe' ||
+        !(tags.some((t) => CUE_TAGS.includes(t)) || CUE.test(e.args.content) || CUE_AS_WRITTEN.test(e.args.content))
+      )
+        return;
       n.failures++;
       const fixed = superseded.has(e.key);
       if (fixed) n.fixedInData++;

@@ -15,9 +15,17 @@ BEGIN
     WHEN 'decision' THEN true
     WHEN 'observation' THEN
       p_tags && ARRAY['incident', 'bug', 'failure', 'outage', 'regression', 'flaky', 'error']
-      OR p_content ~* ('\m(fail|fails|failed|failing|failure|errors?|exception|broke|broken|'
-        'crash|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regression|'
-        'incident|outage|oom|oomkilled|panic|deadlock|5\d\d)\M')
+      -- a failure word, not one a count or "no" denies ("0 errors", "no crashes", "without
+      -- errors", "crash-free": a report of what went well); a timeout inside an identifier
+      -- (ORDER_TIMEOUT, keepalive_timeout); an HTTP status as a code ("503s", "5xx", "returned 404")
+      -- — not any number from 500 to 599 ("a 500-truck fleet", "512 tests green", "EUR 540")
+      OR p_content ~* ('(?<!\m(0|no|zero|without) )\m(fail|fails|failed|failing|failure|errors?|exception|'
+        'broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|'
+        'regress|regressed|regresses|regressing|regression|incident|outage|oom|oomkilled|panic|deadlock)\M'
+        '|_timeouts?\M|\m[45](\d\d|xx)s\M|\m[45]xx\M|\m(http|status|returned|returns|returning|got|with a) [45]\d\d\M')
+      -- and, as written (case counts): a status with its reason phrase ("429 Too Many Requests"),
+      -- an exception as printed ("OutOfMemoryError: Java heap space")
+      OR p_content ~ '\m[45]\d\d [A-Z][a-z]|[a-z](Error|Exception):'
     ELSE
       p_tags && ARRAY['convention', 'conventions', 'style', 'guideline', 'guidelines', 'howto',
         'how-to', 'rule', 'rules', 'policy', 'process', 'workflow', 'gotcha', 'gotchas']

@@ -236,6 +236,32 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     }
   });
 
+  it('lists as failures what failed, not reports of what went well nor numbers that are no status', async () => {
+    const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: '/srv/fleet' });
+    try {
+      const observe = async (content: string) => entryId(await a.call('observe', { content }));
+      const failed = [
+        await observe('Webhook endpoint of fleet 212 disabled after 24 h of 503s.'),
+        await observe('Trackers on one carrier drop with `reason: keepalive_timeout` every 5 min.'),
+        await observe('card-gateway pods restart: `java.lang.OutOfMemoryError: Java heap space`.'),
+        await observe('The sandbox returned `429 Too Many Requests` at 600 rps.'),
+        await observe('Authorization p99 regressed to 280 ms at 1,500 auth/s.'),
+      ];
+      for (const report of [
+        'Load test against staging: p99 132 ms, 0 errors.',
+        'Pre-launch report: no crashes on 12 test devices.',
+        'Crash-free users 99.71% on 1.19.0.',
+        'Utilization report for a 500-truck fleet: 1.9 s.',
+        'Downstream matrix: 512 tests green.',
+      ])
+        await observe(report);
+      const failures = (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id);
+      expect(failures?.sort()).toEqual(failed.sort());
+    } finally {
+      await a.close();
+    }
+  });
+
   it('lists a memory or decision a newer one of its kind on its files may contradict under May be stale', async () => {
     const project = '/srv/money';
     const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });

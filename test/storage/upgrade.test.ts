@@ -78,6 +78,8 @@ const KEY = { id: '01900000-0000-7000-8000-0000000000aa', hash: 'upgrade-key-has
 const ORG = '01900000-0000-7000-8000-0000000000bb';
 const ENTRY = '01900000-0000-7000-8000-0000000000cc';
 const LATER = '01900000-0000-7000-8000-0000000000dd';
+const FAILED = '01900000-0000-7000-8000-0000000000ee';
+const REPORT = '01900000-0000-7000-8000-0000000000ff';
 
 describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
   let fresh: RawDb;
@@ -194,6 +196,15 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
         tags: ['database'],
       };
       await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [KEY.hash, JSON.stringify(entry)]);
+      // a failure and a report of what went well, which the release's brief cue took for one too
+      for (const [id, content] of [
+        [FAILED, 'CI failed on main.'],
+        [REPORT, 'Load test against staging: 0 errors.'],
+      ])
+        await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [
+          KEY.hash,
+          JSON.stringify({ kind: 'observation', op: 'observe', id, content }),
+        ]);
     });
     afterAll(() => old?.close());
 
@@ -219,6 +230,15 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
       expect(
         await old.query(`SELECT lexeme FROM postings WHERE entry_id = $1 AND starts_with(lexeme, '@t:')`, [ENTRY]),
       ).toEqual([{ lexeme: '@t:database' }]);
+      // the brief reads the partial indexes on its cue, rebuilt for today's cue (0039): the
+      // report is no failure any more
+      await old.query('SET enable_seqscan = off');
+      const brief = JSON.stringify(
+        await old.query(`SELECT cairn_space($1, 'a', NULL, '{"view": "brief"}') AS r`, [KEY.hash]),
+      );
+      await old.query('RESET enable_seqscan');
+      expect(brief).toContain(FAILED);
+      expect(brief).not.toContain(REPORT);
       // the chain the release wrote goes on: its events keep their form (no actor kind was
       // recorded before 0032), today's record theirs, and the whole chain verifies
       await old.query(`SELECT cairn_write($1, 'a', NULL, $2::jsonb)`, [
@@ -233,9 +253,11 @@ describe.each(RAW_KINDS)('the migration step on %s', (kind) => {
       expect((await page(0)).map((e) => [e.op, e.actor_kind])).toEqual([
         ['key.create', kinds[0]],
         ['remember', kinds[1]],
+        ['observe', kinds[1]],
+        ['observe', kinds[1]],
         ['remember', 'agent'],
       ]);
-      expect(await verifyChain(ORG, page)).toEqual({ ok: true, events: 3, broken_at: null });
+      expect(await verifyChain(ORG, page)).toEqual({ ok: true, events: 5, broken_at: null });
     });
   });
 });
