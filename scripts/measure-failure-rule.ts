@@ -1,9 +1,10 @@
 /**
  * Which failures the brief's "fixed" rule (sql/tools/cairn_failure_settled.sql) would leave out on
- * CodeRecall dev and dev2, against the data set itself (a failure its data set supersedes later is
- * fixed there), and what a shared-tag rule would have left out instead. It reads the data sets
- * only: the cue and the "fixed" words are the SQL's patterns restated, anchors are the paths the
- * text names (scripts/coderecall.ts pathsIn, as `bench:recall -- --anchors` writes them).
+ * CodeRecall dev and dev2, against the data set itself (a failure is fixed there when a later entry
+ * supersedes it, or when a question asks for it with a memory or decision as its fix), and what a
+ * shared-tag rule would have left out instead. It reads the data sets only: the cue and the "fixed"
+ * words are the SQL's patterns restated; anchors are the paths an entry is written with and those
+ * its text names (scripts/coderecall.ts pathsIn, as `bench:recall -- --anchors` adds them).
  *   sh scripts/node22.sh npx tsx scripts/measure-failure-rule.ts
  */
 import { readFileSync } from 'node:fs';
@@ -15,23 +16,25 @@ const CUE =
   /(?<!\b(0|no|zero|without) )\b(fail|fails|failed|failing|failure|errors?|exception|broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regress|regressed|regresses|regressing|regression|incident|outage|oom|oomkilled|panic|deadlock)\b|_timeouts?\b|\b[45](\d\d|xx)s\b|\b[45]xx\b|\b(http|status|returned|returns|returning|got|with a) [45]\d\d\b/i;
 /** The cue's case-sensitive part: a status with its reason phrase, an exception as printed. */
 const CUE_AS_WRITTEN = /\b[45]\d\d [A-Z][a-z]|[a-z](Error|Exception):/;
-const FIXED = /\b(fixed|resolved|green again|passes again|passing again|back to green)\b/i;
+const FIXED = /\b(fixed|resolved|green again|passes again|passing again|back to green|fix(es)? for)\b|\bfix:/i;
+/** The kinds of entry a fix is recorded as. */
+const FIXES = ['observe', 'remember', 'decide'];
 
 interface Entry {
   key: string;
   tool: string;
   project: string | null;
-  args: { content: string; source?: string; tags?: string[]; supersedes?: string };
+  args: { content: string; source?: string; tags?: string[]; supersedes?: string; paths?: string[] };
 }
 
 const overlap = (a: string[], b: string[]) =>
   a.some((p) => b.some((q) => p === q || q.startsWith(`${p}/`) || p.startsWith(`${q}/`)));
-const anchors = (e: Entry) => pathsIn([e.args.content, e.args.source].join(' '));
+const anchors = (e: Entry) => [...(e.args.paths ?? []), ...pathsIn([e.args.content, e.args.source].join(' '))];
 
 for (const set of ['dev', 'dev2']) {
   const orgs = JSON.parse(
     readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'bench', 'coderecall', `${set}.json`), 'utf8'),
-  ) as { entries: Entry[] }[];
+  ) as { entries: Entry[]; questions: { relevant: string[] }[] }[];
   const n = {
     failures: 0,
     fixedInData: 0,
@@ -41,8 +44,13 @@ for (const set of ['dev', 'dev2']) {
     byTags: 0,
     byTagsWrongly: 0,
   };
-  for (const { entries } of orgs) {
-    const superseded = new Set(entries.map((e) => e.args.supersedes?.slice(1)));
+  for (const { entries, questions } of orgs) {
+    const tool = new Map(entries.map((e) => [e.key, e.tool]));
+    // superseded, or asked for with its fix
+    const fixedHere = new Set(entries.map((e) => e.args.supersedes?.slice(1)));
+    for (const q of questions)
+      if (q.relevant.some((k) => tool.get(k) === 'remember' || tool.get(k) === 'decide'))
+        for (const k of q.relevant) if (tool.get(k) === 'observe') fixedHere.add(k);
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
       if (
@@ -51,11 +59,11 @@ for (const set of ['dev', 'dev2']) {
       )
         return;
       n.failures++;
-      const fixed = superseded.has(e.key);
+      const fixed = fixedHere.has(e.key);
       if (fixed) n.fixedInData++;
       const later = entries
         .slice(i + 1)
-        .filter((x) => x.tool === 'observe' && x.project === e.project && FIXED.test(x.args.content));
+        .filter((x) => FIXES.includes(x.tool) && x.project === e.project && FIXED.test(x.args.content));
       if (later.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t)))) {
         n.byTags++;
         if (!fixed) n.byTagsWrongly++;

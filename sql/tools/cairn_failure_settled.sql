@@ -1,9 +1,10 @@
--- Whether a failure the brief would list is settled by a later observation (space view brief,
--- "recent failures"): an observation of the same project, which the reader may see (shared, or
--- the reader's own private one), written after it, not expired, anchored to an overlapping path
--- (one contains the other, as for stale marks: cairn_entry_stale) and saying it is fixed. A fix
--- observed with `supersedes` settles its failure without this (a superseded entry is never a
--- candidate). Tags are not used: the ones failures share (ci, test, bug) name no one failure, so a
+-- Whether a failure the brief would list is settled by a later entry (space view brief,
+-- "recent failures"): an observation, memory or decision of the same project — a fix is recorded
+-- as any of them ("Flash overflow fixed: …", "Fix for the WinError 32 teardown failures: …") —
+-- which the reader may see (shared, or the reader's own private one), written after it, not
+-- expired, anchored to an overlapping path (one contains the other, as for stale marks:
+-- cairn_entry_stale) and saying it is fixed. A fix written with `supersedes` settles its failure
+-- without this (a superseded entry is never a candidate). Tags are not used: the ones failures share (ci, test, bug) name no one failure, so a
 -- fix of one would settle all (docs/design.md, "The brief"). Index look-ups on postings, a few per
 -- path; an observation without anchors is settled only by supersession.
 CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
@@ -29,8 +30,8 @@ BEGIN
                         WHERE k.org_id = e.org_id AND k.lexeme = q.key AND k.project = pr.project
                           AND k.entry_id <> e.id OFFSET 0) k
     CROSS JOIN LATERAL (SELECT x.* FROM entries x WHERE x.org_id = e.org_id AND x.id = k.entry_id OFFSET 0) x
-    WHERE x.kind = 'observation'
+    WHERE x.kind IN ('observation', 'memory', 'decision')
       AND x.created_at > e.created_at
       AND (x.expires_at IS NULL OR x.expires_at > now())
-      AND x.content ~* '\m(fixed|resolved|green again|passes again|passing again|back to green)\M');
+      AND x.content ~* '\m(fixed|resolved|green again|passes again|passing again|back to green|fix(es)? for)\M|\mfix:');
 END $function$;

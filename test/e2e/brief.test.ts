@@ -200,7 +200,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     await b.close();
   });
 
-  it('leaves out a failure once its fix is recorded: superseded by it, or a later fix on its files', async () => {
+  it('leaves out a failure once its fix is recorded: superseded by it, or a later fix on its files, observed or remembered', async () => {
     const project = '/srv/orders';
     const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
     const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
@@ -215,9 +215,22 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
       const timeout = entryId(
         await a.call('observe', { content: 'The export job timed out on large orgs', paths: ['src/export/'] }),
       );
+      const flash = entryId(
+        await a.call('observe', {
+          content: "Release build failed: region 'FLASH' overflowed by 3412 bytes",
+          paths: ['app/prj.conf'],
+        }),
+      );
       const failures = async () =>
         (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id) ?? [];
-      expect((await failures()).sort()).toEqual([ci, crash, timeout].sort());
+      expect((await failures()).sort()).toEqual([ci, crash, timeout, flash].sort());
+      // a fix remembered on the failure's folder says it is fixed; a memory there that says
+      // nothing of a fix settles nothing
+      await b.call('remember', {
+        content: 'Flash overflow fixed: debug-only options moved to overlay-debug.conf',
+        paths: ['app/'],
+      });
+      await b.call('remember', { content: 'The export job writes batches of 500 rows', paths: ['src/export/'] });
       // a fix observed on the same file says it is fixed; one on another file settles nothing
       await b.call('observe', {
         content: 'Fixed: applyDiscount uses integer cents; CI green',
@@ -230,6 +243,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
       expect(left).toContain(timeout);
       expect(left).not.toContain(ci);
       expect(left).not.toContain(crash);
+      expect(left).not.toContain(flash);
     } finally {
       await a.close();
       await b.close();
