@@ -4,9 +4,10 @@
 -- which the reader may see (shared, or the reader's own private one), written after it, not
 -- expired, anchored to an overlapping path (one contains the other, as for stale marks:
 -- cairn_entry_stale) and saying it is fixed. A fix written with `supersedes` settles its failure
--- without this (a superseded entry is never a candidate). Tags are not used: the ones failures share (ci, test, bug) name no one failure, so a
--- fix of one would settle all (docs/design.md, "The brief"). Index look-ups on postings, a few per
--- path; an observation without anchors is settled only by supersession.
+-- without this (a superseded entry is never a candidate). Tags are not used: the ones failures
+-- share (ci, test, bug) name no one failure, so a fix of one would settle all (docs/design.md,
+-- "The brief"). Index look-ups on postings, a few per path; an observation without anchors is
+-- settled only by supersession.
 CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
  RETURNS boolean
  LANGUAGE plpgsql
