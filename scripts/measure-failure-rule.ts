@@ -12,11 +12,23 @@ import { join } from 'node:path';
 import { pathsIn } from './coderecall';
 
 const CUE_TAGS = ['incident', 'bug', 'failure', 'outage', 'regression', 'flaky', 'error'];
-const CUE =
-  /(?<!\b(0|no|zero|without) )\b(fail|fails|failed|failing|failure|errors?|exception|broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regress|regressed|regresses|regressing|regression|incident|outage|oom|oomkilled|panic|deadlock)\b|_timeouts?\b|\b[45](\d\d|xx)s\b|\b[45]xx\b|\b(http|status|returned|returns|returning|got|with a) [45]\d\d\b/i;
+/** The words of a failure (cairn_brief_cue's v_failed). */
+const FAILED =
+  'fail|fails|failed|failing|failures?|errors?|exception|broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regress|regressed|regresses|regressing|regressions?|incidents?|outages?|oom|oomkilled|panic|panics|panicked|deadlocks?';
+/** What denies a failure word ("0 errors", "no crashes"), taken out before the words are looked for. */
+const DENIED = new RegExp(`(^|[^A-Za-z0-9_.])(0|no|zero|without) (${FAILED})\\b`, 'gi');
+const CUE = new RegExp(
+  `\\b(${FAILED})\\b|_timeouts?\\b|\\b[45](\\d\\d|xx)s\\b|\\b[45]xx\\b|\\b(http|status|returned|returns|returning) [45]\\d\\d(?![-A-Za-z0-9_]|\\.[0-9])`,
+  'i',
+);
 /** The cue's case-sensitive part: a status with its reason phrase, an exception as printed. */
-const CUE_AS_WRITTEN = /\b[45]\d\d [A-Z][a-z]|[a-z](Error|Exception):/;
-const FIXED = /\b(fixed|resolved|green again|passes again|passing again|back to green|fix(es)? for)\b|\bfix:/i;
+const CUE_AS_WRITTEN =
+  /\b[45]\d\d (Bad|Unauthorized|Payment|Forbidden|Not|Method|Proxy|Request|Conflict|Gone|Length|Precondition|Content|Payload|URI|Unsupported|Range|Expectation|Misdirected|Unprocessable|Locked|Failed|Too|Upgrade|Unavailable|Internal|Service|Gateway|HTTP|Variant|Insufficient|Loop|Network)\b|[a-z](Error|Exception):/;
+const worded = (text: string) => CUE.test(text.replace(DENIED, '$1')) || CUE_AS_WRITTEN.test(text);
+/** A fix recorded (cairn_failure_settled's v_fix), and what an observation says of a resolved event (v_over). */
+const FIXED =
+  /(?<!\b(not|never|no) )\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;
+const OVER = /\b(resolved|green again|passes again|passing again|back to green)\b/i;
 /** The kinds of entry a fix is recorded as. */
 const FIXES = ['observe', 'remember', 'decide'];
 
@@ -53,17 +65,18 @@ for (const set of ['dev', 'dev2']) {
         for (const k of q.relevant) if (tool.get(k) === 'observe') fixedHere.add(k);
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
-      if (
-        e.tool !== 'observe' ||
-        !(tags.some((t) => CUE_TAGS.includes(t)) || CUE.test(e.args.content) || CUE_AS_WRITTEN.test(e.args.content))
-      )
-        return;
+      if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || worded(e.args.content))) return;
       n.failures++;
       const fixed = fixedHere.has(e.key);
       if (fixed) n.fixedInData++;
       const later = entries
         .slice(i + 1)
-        .filter((x) => FIXES.includes(x.tool) && x.project === e.project && FIXED.test(x.args.content));
+        .filter(
+          (x) =>
+            FIXES.includes(x.tool) &&
+            x.project === e.project &&
+            (FIXED.test(x.args.content) || (x.tool === 'observe' && OVER.test(x.args.content))),
+        );
       if (later.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t)))) {
         n.byTags++;
         if (!fixed) n.byTagsWrongly++;

@@ -247,8 +247,9 @@ BEGIN
                            cairn_recall_score(v_org, c.id, cairn_posting_key(c.scope, c.project, c.agent), c.search, v_terms, v_idf, v_groups, v_idents, v_avgdl)
                              * CASE WHEN c.kind = ANY(v_prefer) THEN v_kind_weight ELSE 1 END
                              -- asked for the state things are in now ("… now?", "still", "current"):
-                             -- the later of the candidates, up to 1 + v_recent for the latest of them,
-                             -- the current word on what the earlier ones said
+                             -- the later of the candidates (written, or written again: confirmed),
+                             -- up to 1 + v_recent for the latest, the current word on what the
+                             -- earlier ones said
                              * CASE WHEN v_now THEN 1 + v_recent * c.recency ELSE 1 END
                              + v_phrase * (SELECT coalesce(sum(p.w), 0) FROM unnest(v_pairs, v_pair_weights) AS p(q, w)
                                            WHERE c.search @@ p.q)
@@ -257,7 +258,7 @@ BEGIN
                     FROM (SELECT v.*, CASE WHEN (NOT v.current OR v_all) AND v_anchored IS NULL AND cairn_replacement(v.e) IS NOT NULL
                             THEN cairn_recall_heir(v.e, p_agent, v_scope, v_proj, v_kinds, v_tags, v_author, v_since, v_until, v_at) END AS heir
                           FROM (SELECT e.id, e.kind, e.search, e.scope, e.project, e.agent, e,
-                                       percent_rank() OVER (ORDER BY e.id) AS recency,
+                                       percent_rank() OVER (ORDER BY greatest(e.created_at, e.confirmed_at), e.id) AS recency,
                                        cairn_recall_visible(e, p_agent, v_scope, v_proj, v_all, v_kinds, v_tags, v_author, v_since, v_until, v_at) AS current
                                 FROM entries e WHERE e.org_id = v_org AND e.id = ANY(v_cand)
                                   -- the read's scope and time: a replaced entry lends whatever the filters, its heir must pass them

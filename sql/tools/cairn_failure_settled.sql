@@ -16,6 +16,14 @@ AS $function$
 DECLARE
   v_keys text[];
   v_mine text;
+  -- a fix recorded: "fixed" as a verb ("Flash overflow fixed: …", "Fixed the null check"; not "a
+  -- fixed 2 s delay", "fixed-size", "not fixed yet"), "fix for" that no "no" or "looking for a"
+  -- denies ("Fix for the WinError 32 teardown failures"), "fix:"
+  v_fix constant text := '(?<!\m(not|never|no) )\mfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|'
+    'properly|upstream|after|when|since|so)\M)|(?<!\m(no|not|without|needs?|needed|awaiting|waiting for|looking for) '
+    '(a )?)\mfix(es)? for\M|\mfix:';
+  -- and, said of an event (an observation): it is resolved, the build is green again
+  v_over constant text := '\m(resolved|green again|passes again|passing again|back to green)\M';
 BEGIN
   IF e.kind <> 'observation' OR e.paths IS NULL OR cardinality(e.paths) = 0 THEN
     RETURN false;
@@ -34,5 +42,5 @@ BEGIN
     WHERE x.kind IN ('observation', 'memory', 'decision')
       AND x.created_at > e.created_at
       AND (x.expires_at IS NULL OR x.expires_at > now())
-      AND x.content ~* '\m(fixed|resolved|green again|passes again|passing again|back to green|fix(es)? for)\M|\mfix:');
+      AND (x.content ~* v_fix OR x.kind = 'observation' AND x.content ~* v_over));
 END $function$;

@@ -130,7 +130,7 @@ function line(c: BriefCandidate, now: number): string {
 /** A failure that hurt: an incident, an outage, a crash, lost or duplicated data. */
 const SEVERE_TAGS = new Set(['incident', 'outage', 'bug', 'regression', 'security']);
 const SEVERE =
-  /\b(incident|outage|crash\w*|deadlock\w*|broke|broken|regression|oom\w*|panic\w*|data loss|duplicate\w*|corrupt\w*|leak\w*|5\d\d)\b/i;
+  /\b(incident|outage|crash\w*|deadlock\w*|broke|broken|regression|oom\w*|panic\w*|data loss|duplicate\w*|corrupt\w*|leak\w*|5xx|5\d\ds)\b|\b(http|status|returned|returns|returning) 5\d\d\b/i;
 /** A failure already settled in the same entry, or routine (a lint or format check, a flaky rerun). */
 const SETTLED = /\b(fixed|resolved|passed on (a )?rerun|green again|flaky|lint|prettier|format(ting)?)\b/i;
 

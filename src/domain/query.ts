@@ -96,16 +96,23 @@ export function kindsAskedFor(query: string): Kind[] {
 }
 
 /**
- * The kind a word of a question asks for by itself, when only one kind answers it — and answers it
- * by its form, not its words: a plan shows its status and steps ("status", "progress", "remains"),
- * a decision its rationale ("rationale", "policy"). A page holding a hit of that kind speaks of
- * the word, though no hit writes it (recall's note on the words no hit mentions).
+ * The words a kind of entry answers by its form, not its words: a plan shows its status and steps
+ * ("status", "progress", "remains"), a decision that it was decided and why ("rationale",
+ * "policy"). A memory is its text alone: "rules" asks for one, and only its words speak of them.
+ */
+const SHOWN_BY_KIND: [RegExp, Kind][] = [
+  [/^(status|progress|roadmap|milestones?|todos?|remains?|remaining|finished|done|steps?)$/, 'plan'],
+  [/^(rationale|reasons?|why|polic(y|ies)|decided|decisions?|agreed|chose|chosen)$/, 'decision'],
+];
+
+/**
+ * The kind whose entries speak of a word of the question by their form (`SHOWN_BY_KIND`): a page
+ * holding a hit of that kind mentions it, though no hit writes it (recall's note on the words no
+ * hit mentions). Whole words only: "status-page" or "roadmap.md" is what an entry must say.
  */
 export function kindAskedBy(word: string): Kind | undefined {
   const w = word.toLowerCase();
-  const kind = INTENTS.find(([re, ks]) => ks.length === 1 && re.test(w))?.[1][0];
-  // a memory is its text alone: "rules" asks for one, and only its words can speak of them
-  return kind === 'plan' || kind === 'decision' ? kind : undefined;
+  return SHOWN_BY_KIND.find(([re]) => re.test(w))?.[1];
 }
 
 /**

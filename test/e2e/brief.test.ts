@@ -231,6 +231,30 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         paths: ['app/'],
       });
       await b.call('remember', { content: 'The export job writes batches of 500 rows', paths: ['src/export/'] });
+      // nor one that says "fixed" of something else
+      await b.call('remember', { content: 'The export retries after a fixed 2 s delay', paths: ['src/export/'] });
+      // a fix decided on the failure's file; another agent's private fix settles nothing it does not show
+      const teardown = entryId(
+        await a.call('observe', {
+          content: 'Teardown failed: the db file is still in use',
+          paths: ['tests/conftest.py'],
+        }),
+      );
+      const vault = entryId(
+        await a.call('observe', { content: 'Vault unseal failed after the upgrade', paths: ['ops/vault/'] }),
+      );
+      await b.call('decide', {
+        content: 'Fix for the teardown failures: fixtures close every connection they hand out',
+        rationale: 'Windows keeps the file locked while a connection is open',
+        paths: ['tests/'],
+      });
+      const carol = await connect('v2', t.mcpUrl, { key, agent: 'carol', project });
+      await carol.call('remember', {
+        content: 'Vault unseal fixed: raft snapshot restored',
+        paths: ['ops/vault/'],
+        scope: 'agent',
+      });
+      await carol.close();
       // a fix observed on the same file says it is fixed; one on another file settles nothing
       await b.call('observe', {
         content: 'Fixed: applyDiscount uses integer cents; CI green',
@@ -241,9 +265,11 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
       await b.call('observe', { content: 'reserveSlots takes its locks in id order now', supersedes: crash });
       const left = await failures();
       expect(left).toContain(timeout);
+      expect(left).toContain(vault);
       expect(left).not.toContain(ci);
       expect(left).not.toContain(crash);
       expect(left).not.toContain(flash);
+      expect(left).not.toContain(teardown);
     } finally {
       await a.close();
       await b.close();
@@ -260,12 +286,14 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         await observe('card-gateway pods restart: `java.lang.OutOfMemoryError: Java heap space`.'),
         await observe('The sandbox returned `429 Too Many Requests` at 600 rps.'),
         await observe('Authorization p99 regressed to 280 ms at 1,500 auth/s.'),
+        await observe('Upgrade to 3.0 failed at startup.'),
       ];
       for (const report of [
         'Load test against staging: p99 132 ms, 0 errors.',
         'Pre-launch report: no crashes on 12 test devices.',
         'Crash-free users 99.71% on 1.19.0.',
-        'Utilization report for a 500-truck fleet: 1.9 s.',
+        'Utilization report with a 500-truck fleet: 1.9 s.',
+        'Nightly job peak memory 512 MiB.',
         'Downstream matrix: 512 tests green.',
       ])
         await observe(report);

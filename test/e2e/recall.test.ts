@@ -231,6 +231,9 @@ describe.each(DB_KINDS)('recall ranking on %s', (db) => {
       // thing is the current word
       expect((await ask(fw, 'what MQTT keepalive do the trackers use?')).slice(0, 2)).toEqual([before, after]);
       expect((await ask(fw, 'what MQTT keepalive do the trackers use now?')).slice(0, 2)).toEqual([after, before]);
+      // written again (deduplicated, confirmed), the earlier entry is the later word
+      await fw.call('remember', { content: 'The trackers send an MQTT keepalive every 60 s.' });
+      expect((await ask(fw, 'what MQTT keepalive do the trackers use now?')).slice(0, 2)).toEqual([before, after]);
     } finally {
       await fw.close();
       await ops.close();
