@@ -1,10 +1,10 @@
 /**
  * Which failures the brief's "fixed" rule (sql/tools/cairn_failure_settled.sql) would leave out on
  * CodeRecall dev and dev2, against the data set itself (a failure is fixed there when a later entry
- * supersedes it, or when a question asks for it with a memory or decision as its fix), and what a
- * shared-tag rule would have left out instead. It reads the data sets only: the cue and the "fixed"
- * words are the SQL's patterns restated; anchors are the paths an entry is written with and those
- * its text names (scripts/coderecall.ts pathsIn, as `bench:recall -- --anchors` adds them).
+ * supersedes it, or when a question asks for it with a memory or decision written after it), and
+ * what a shared-tag rule would have left out instead. It reads the data sets only: the cue and the
+ * "fixed" words are the SQL's patterns restated; anchors are the paths an entry is written with and
+ * those its text names (scripts/coderecall.ts pathsIn, as `bench:recall -- --anchors` adds them).
  *   sh scripts/node22.sh npx tsx scripts/measure-failure-rule.ts
  */
 import { readFileSync } from 'node:fs';
@@ -58,11 +58,18 @@ for (const set of ['dev', 'dev2']) {
   };
   for (const { entries, questions } of orgs) {
     const tool = new Map(entries.map((e) => [e.key, e.tool]));
-    // superseded, or asked for with its fix
+    const at = new Map(entries.map((e, i) => [e.key, i]));
+    // superseded, or asked for with a memory or decision written after it: its fix
     const fixedHere = new Set(entries.map((e) => e.args.supersedes?.slice(1)));
     for (const q of questions)
-      if (q.relevant.some((k) => tool.get(k) === 'remember' || tool.get(k) === 'decide'))
-        for (const k of q.relevant) if (tool.get(k) === 'observe') fixedHere.add(k);
+      for (const k of q.relevant)
+        if (
+          tool.get(k) === 'observe' &&
+          q.relevant.some(
+            (f) => (tool.get(f) === 'remember' || tool.get(f) === 'decide') && (at.get(f) ?? 0) > (at.get(k) ?? 0),
+          )
+        )
+          fixedHere.add(k);
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
       if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || worded(e.args.content))) return;
