@@ -18,7 +18,8 @@
  *   DATABASE_URL   Postgres to run on (default: the embedded database in a temporary directory)
  *   --only coderecall|locomo   run one of the two
  *   --verbose      print every CodeRecall question that misses R@5 or is ordered wrongly
- *   --sets dev,dev2            CodeRecall sets to run (default both)
+ *   --sets dev,dev2            CodeRecall sets to run (default both); a name ending in .json is the
+ *                  path of a set of one's own in the same format (a probe the ranking never saw)
  *   --orgs a,b,c   only these CodeRecall orgs (leave-one-org-out: fit on three, measure the fourth)
  *   --params JSON|file         cairn_recall_for's constants set otherwise for this run only
  *                  ({"v_lead": 0}; scripts/recall-params.ts; embedded database only)
@@ -405,6 +406,7 @@ async function locomo(server: RunningServer, parallel = 1) {
   };
 
   interface Row {
+    question: string;
     category: number;
     ranks: number[]; // 1-based rank of each evidence turn in the hits, or 0 when absent
   }
@@ -431,7 +433,7 @@ async function locomo(server: RunningServer, parallel = 1) {
       if (evidence.length === 0) continue;
       const r = await call('recall', { query: q.question, limit: 50, project });
       const hits = (r.hits as { metadata: { dia_id?: string } }[]).map((h) => h.metadata.dia_id);
-      rows.push({ category: q.category, ranks: evidence.map((e) => hits.indexOf(e) + 1) });
+      rows.push({ question: q.question, category: q.category, ranks: evidence.map((e) => hits.indexOf(e) + 1) });
     }
     await close();
   }
@@ -461,7 +463,7 @@ async function locomo(server: RunningServer, parallel = 1) {
   );
   const date = today();
   const database = databaseName();
-  const result = { date, database, seconds, ...(parallel > 1 && { parallel }), overall, perCategory };
+  const result = { date, database, seconds, ...(parallel > 1 && { parallel }), overall, perCategory, questions: rows };
 
   const cols = ['questions', ...KS.map((k) => `R@${k}`), 'MRR', 'no_hit'] as const;
   const line = (name: string, s: Record<string, number>) => `| ${name} | ${cols.map((c) => s[c]).join(' | ')} |`;
@@ -493,7 +495,8 @@ async function main() {
   });
   if (values.only && !['coderecall', 'locomo'].includes(values.only)) throw new Error('--only coderecall or locomo');
   const sets = values.sets ? values.sets.split(',') : SETS;
-  for (const set of sets) if (!SETS.includes(set)) throw new Error(`--sets: ${SETS.join(', ')}`);
+  for (const set of sets)
+    if (!SETS.includes(set) && !set.endsWith('.json')) throw new Error(`--sets: ${SETS.join(', ')} or a .json file`);
   const orgs = values.orgs ? new Set(values.orgs.split(',')) : undefined;
   const params = values.params ? parseParams(values.params) : undefined;
   if (params && process.env.DATABASE_URL)

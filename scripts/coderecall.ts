@@ -57,9 +57,10 @@ export interface Refusal {
   error: string;
 }
 
-/** A CodeRecall tuning set: `dev` (the default) or `dev2`. */
+/** A CodeRecall tuning set: `dev` (the default) or `dev2`, or the path of a file in the same format. */
 export function loadCodeRecall(root: string, set = 'dev'): CodeOrg[] {
-  return JSON.parse(readFileSync(join(root, '..', 'shared', 'bench', 'coderecall', `${set}.json`), 'utf8'));
+  const file = set.endsWith('.json') ? set : join(root, '..', 'shared', 'bench', 'coderecall', `${set}.json`);
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 type Call = (
