@@ -1,24 +1,26 @@
 /**
- * `npm run bench:recall`: recall quality through the public MCP tools, on three data sets, with
+ * `npm run bench:recall`: recall quality through the public MCP tools, on four data sets, with
  * semantic recall off whatever CAIRN_EMBEDDINGS* say (the figures are the lexical ranking's).
  *
  * CodeRecall dev and dev2 (coding agents' memory; scripts/coderecall.ts): every org's entries
  * replayed by their agents, its questions asked as their agents in their projects, scored beside
  * a plain BM25 baseline (scripts/bm25.ts): per set and category, per org (basketly, ledgerline,
  * haulwise, petreldb: the unit of leave-one-org-out), the dev2 − dev gap against its targets, and
- * how many of the prompts of bench/prompts/no-answer.json, asked in each org, get any hit. Writes
+ * how many of the prompts of bench/prompts/no-answer.json, asked in each of their orgs, get any hit.
+ * CodeRecall probes (bench/probes/: kestrel, tripwell, civicform, written blind to the ranking and
+ * never tuned on), the same way, to show whether it holds on orgs it never saw. Writes
  * bench/results/coderecall-<date>.json and its sections of BENCHMARKS.md ('coderecall', 'brief').
  *
  * LoCoMo dev: one `remember` per dialog turn (content "[<session date>] <speaker>: <text>", the turn's dia_id
  * in metadata, one project per conversation), then every question through `recall` in its
  * conversation's project. Reports evidence recall@5/10/25/50 and MRR, overall and per category,
  * and the share of questions with no hit; writes bench/results/recall-<date>.json and the table in
- * BENCHMARKS.md ('recall'). Both parts run: the three sets side by side ('recall-sets').
+ * BENCHMARKS.md ('recall'). Both parts run: the four sets side by side ('recall-sets').
  *
  *   DATABASE_URL   Postgres to run on (default: the embedded database in a temporary directory)
  *   --only coderecall|locomo   run one of the two
  *   --verbose      print every CodeRecall question that misses R@5 or is ordered wrongly
- *   --sets dev,dev2            CodeRecall sets to run (default both); a name ending in .json is the
+ *   --sets dev,dev2            CodeRecall sets to run (default dev, dev2, probes); a name ending in .json is the
  *                  path of a set of one's own in the same format (a probe the ranking never saw)
  *   --orgs a,b,c   only these CodeRecall orgs (leave-one-org-out: fit on three, measure the fourth)
  *   --params JSON|file         cairn_recall_for's constants set otherwise for this run only
@@ -99,7 +101,12 @@ function writeResult(name: string, result: unknown) {
   writeFileSync(join(ROOT, 'bench', 'results', `${name}-${today()}.json`), `${JSON.stringify(result, null, 2)}\n`);
 }
 
-const SETS = ['dev', 'dev2'];
+const SETS = ['dev', 'dev2', 'probes'];
+/**
+ * The sets a ranking is tuned on, whose orgs are also asked the no-answer prompts and for briefs;
+ * `probes` (bench/probes/README.md) only checks that the ranking holds on orgs it never saw.
+ */
+const TUNING = new Set(['dev', 'dev2']);
 /** Targets of the dev2 − dev gap (issue 41): a ranking that holds on data it was not tuned on. */
 const GAP_TARGETS = { 'R@5': 1.5, MRR: 0.03 };
 /** The share of no-answer prompts that may get any hit (issue 41). */
@@ -147,7 +154,12 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     const loaded = loadCodeRecall(ROOT, set).filter((org) => !o.orgs || o.orgs.has(org.org));
     const data = o.framed ? framedQuestions(loaded) : loaded;
     if (data.length === 0) continue;
-    const run = await runCodeRecall(server, data, { prompts, interleave: o.interleave });
+    const tuning = TUNING.has(set);
+    const run = await runCodeRecall(server, data, {
+      prompts: tuning ? prompts : [],
+      interleave: o.interleave,
+      briefs: tuning,
+    });
     const cairnRows = run.answers.map(score);
     const bm25Rows: Scored[] = data.flatMap((org) => {
       const index = bm25Index(org);
@@ -171,7 +183,7 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     briefs.push(...run.briefs);
     briefChars.push(...run.briefChars);
     noAnswer.push(...run.noAnswer);
-    for (const a of run.answers) noted.set(a.org, (noted.get(a.org) ?? 0) + (a.unmentioned ? 1 : 0));
+    if (tuning) for (const a of run.answers) noted.set(a.org, (noted.get(a.org) ?? 0) + (a.unmentioned ? 1 : 0));
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
 
@@ -200,6 +212,8 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
 
   const names = Object.entries(sets).map(([set, r]) => `${set} (${r.orgs.join(', ')})`);
   const questions = Object.values(sets).reduce((n, r) => n + r.cairn.overall.questions, 0);
+  const tuned = Object.entries(sets).filter(([set]) => TUNING.has(set));
+  const tunedQuestions = tuned.reduce((n, [, r]) => n + r.cairn.overall.questions, 0);
   const date = today();
   const gapLine = gap
     ? `**dev2 − dev** (a change tuned on dev that does not hold elsewhere shows here): R@5 ${signed(gap['R@5'], 1)} (target: within ${GAP_TARGETS['R@5']}; ${Math.abs(gap['R@5']) <= GAP_TARGETS['R@5'] ? 'met' : 'not met'}), MRR ${signed(gap.MRR, 3)} (target: within ${GAP_TARGETS.MRR}; ${Math.abs(gap.MRR) <= GAP_TARGETS.MRR ? 'met' : 'not met'}).`
@@ -228,13 +242,14 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     }),
     `| all | ${paddingAll.prompts} | ${paddingAll.with_hit} (${paddingAll.share}%) | ${paddingAll.mean_hits} | ${paddingAll.with_note} | ${
       Math.round(
-        (10 * Object.values(sets).reduce((s, r) => s + r.cairn.overall['R@5'] * r.cairn.overall.questions, 0)) /
-          Math.max(questions, 1),
+        (10 * tuned.reduce((s, [, r]) => s + r.cairn.overall['R@5'] * r.cairn.overall.questions, 0)) /
+          Math.max(tunedQuestions, 1),
       ) / 10
-    } | ${[...noted.values()].reduce((a, b) => a + b, 0)} of ${questions} |`,
+    } | ${[...noted.values()].reduce((a, b) => a + b, 0)} of ${tunedQuestions} |`,
   ];
   const md = [
     `Run ${date} on ${databaseName()}, CodeRecall ${names.join(' and ')}: ${questions} questions, lexical recall only (semantic recall off whatever CAIRN_EMBEDDINGS says: the script starts the service with it off); ${seconds} s for replaying and asking; command \`npm run bench:recall\` (\`-- --only coderecall\` for this part alone, \`--verbose\` for the misses); figures in \`bench/results/coderecall-${date}.json\`.`,
+    'dev and dev2 are what the ranking is tuned on; probes (bench/probes/README.md) are orgs written blind to it, never tuned on.',
     "Every entry is written through its tool by its agent, in its project; every question asked through `recall` (`limit` 10) as its agent in its project. Percentages except MRR; violations and leaks count questions (a must_outrank entry above a relevant one; another agent's note among the hits); text chars: the mean length of the text block `recall` returns. A relevant entry whose write was refused counts as missed. BM25: plain BM25 in the script over the same entries (note visibility only, no project or supersession awareness, superseded versions kept, a plan as its latest revision; content, rationale, source, tags, plan title and steps; k1 1.2, b 0.75, Lucene's English stop words, no stemming).",
     ...(gapLine ? ['', gapLine] : []),
     '',
@@ -245,7 +260,7 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     'The ranking has constants (`v_*` in sql/recall/cairn_recall_for.sql), no fitted parameters. A change that fits any of them is judged by leaving one org out: for each of the four orgs, fit on the other three, then measure the fourth with what was fitted (`npm run bench:recall-cv -- --grid \'{"v_lead": [0.25, 0.5, 1]}\'` does both for every org; `--orgs a,b,c --params \'{"v_lead": …}\'` runs one org set with one value, nothing recorded); the change holds when each held-out org does at least as well as in this table, not only their mean.',
     ...Object.entries(sets).flatMap(([set, r]) => ['', `Per category, ${set}:`, '', table(r.cairn, r.bm25)]),
     '',
-    `**No padding**: the ${prompts.length} prompts of \`bench/prompts/no-answer.json\` (ordinary coding questions whose answer is in no org's memory) asked through \`recall\` (\`limit\` 10) in each org, as the agents that wrote in each project in turn, over the org's projects in turn (scripts/coderecall.ts \`askerOf\`); a prompt that gets any hit counts (target: at most ${PADDING_TARGET}%). The prompts that got one, with the first hit, are in the JSON (\`noAnswer.hits\`). Noted: of those, the pages that say which of the prompt's telling words no hit mentions (\`notice\`; docs/design.md, "Recall"). Beside it, R@5 on the org's labelled questions in the same run, and how many of their pages carry the same note.`,
+    `**No padding**: the ${prompts.length} prompts of \`bench/prompts/no-answer.json\` (ordinary coding questions whose answer is in no org's memory) asked through \`recall\` (\`limit\` 10) in each org of dev and dev2, as the agents that wrote in each project in turn, over the org's projects in turn (scripts/coderecall.ts \`askerOf\`); a prompt that gets any hit counts (target: at most ${PADDING_TARGET}%). The prompts that got one, with the first hit, are in the JSON (\`noAnswer.hits\`). Noted: of those, the pages that say which of the prompt's telling words no hit mentions (\`notice\`; docs/design.md, "Recall"). Beside it, R@5 on the org's labelled questions in the same run, and how many of their pages carry the same note.`,
     '',
     '| org | prompts | with any hit | mean hits | noted | R@5 (labelled) | labelled, noted |',
     '| --- | --- | --- | --- | --- | --- | --- |',
@@ -257,7 +272,7 @@ async function codeRecall(server: RunningServer, o: CodeRecallOptions) {
     `Refused writes (target 0): ${refused.length}${refusedLines.length ? ':' : '.'}`,
     ...refusedLines.map((l) => `- ${l}`),
   ].join('\n');
-  const briefMd = `Run ${date} on ${databaseName()}, CodeRecall ${Object.keys(sets).join(' and ')}, in the same run as the recall figures: after the replay, each question's agent asks \`space\` view \`brief\` (default budget, 4,000 characters) in the question's project; a question counts when the brief shows at least one of its relevant entries (any), or all of them (all). Per-question figures in \`bench/results/coderecall-${date}.json\` (\`brief\`).\n\n${briefTable(briefs, briefChars)}`;
+  const briefMd = `Run ${date} on ${databaseName()}, CodeRecall ${tuned.map(([set]) => set).join(' and ')}, in the same run as the recall figures: after the replay, each question's agent asks \`space\` view \`brief\` (default budget, 4,000 characters) in the question's project; a question counts when the brief shows at least one of its relevant entries (any), or all of them (all). Per-question figures in \`bench/results/coderecall-${date}.json\` (\`brief\`).\n\n${briefTable(briefs, briefChars)}`;
   const result = {
     date,
     database: databaseName(),
@@ -291,7 +306,7 @@ function overview(c: Awaited<ReturnType<typeof codeRecall>>, l: Awaited<ReturnTy
   const cols = ['questions', 'R@1', 'R@5', 'R@10', 'MRR', 'all-in-5', 'violations', 'BM25 R@5', 'BM25 MRR'];
   const code = Object.entries(c.sets).map(([set, r]) => {
     const s = r.cairn.overall;
-    return `| CodeRecall ${set} | ${s.questions} | ${s['R@1']} | ${s['R@5']} | - | ${s.MRR} | ${s['all-in-5']} | ${s.violations} | ${r.bm25.overall['R@5']} | ${r.bm25.overall.MRR} |`;
+    return `| CodeRecall ${TUNING.has(set) ? set : `${set} (never tuned on)`} | ${s.questions} | ${s['R@1']} | ${s['R@5']} | - | ${s.MRR} | ${s['all-in-5']} | ${s.violations} | ${r.bm25.overall['R@5']} | ${r.bm25.overall.MRR} |`;
   });
   const o = l.overall as Record<string, number>;
   return [

@@ -3,7 +3,7 @@
  * dev.json gets its own Cairn org, its entries are replayed in order by their agents, and every
  * question is asked through `recall` (limit 10) as its agent in its project.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { NOT_MENTIONED } from '../src/mcp/tools/recall';
@@ -57,8 +57,19 @@ export interface Refusal {
   error: string;
 }
 
-/** A CodeRecall tuning set: `dev` (the default) or `dev2`, or the path of a file in the same format. */
+/**
+ * A CodeRecall set: `dev` (the default) or `dev2`, the tuning sets; `probes`, the orgs of
+ * bench/probes/, written blind to the ranking and never tuned on; or the path of a file in the
+ * same format.
+ */
 export function loadCodeRecall(root: string, set = 'dev'): CodeOrg[] {
+  if (set === 'probes') {
+    const dir = join(root, 'bench', 'probes');
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .flatMap((f) => loadCodeRecall(root, join(dir, f)));
+  }
   const file = set.endsWith('.json') ? set : join(root, '..', 'shared', 'bench', 'coderecall', `${set}.json`);
   return JSON.parse(readFileSync(file, 'utf8'));
 }
@@ -322,7 +333,7 @@ export async function replayOrg(
  * Replays every org and asks every question; refused writes are counted, not fatal. With
  * `anchors`, each entry (but a plan's update) is written with the paths its text names, and
  * after the replay every anchored entry is read back (recall by its paths, superseded included)
- * to count where the stale marks fall. Then asks each
+ * to count where the stale marks fall. Then, unless `briefs` is false, asks each
  * question's agent for the brief of the question's project (space view brief, the default 4,000
  * characters) and notes which answers it shows. With `prompts` (questions whose answer is in no
  * org's memory), asks each through `recall` (limit 10) in every org, as `askerOf` says.
@@ -330,7 +341,7 @@ export async function replayOrg(
 export async function runCodeRecall(
   server: RunningServer,
   data: CodeOrg[],
-  opts: { anchors?: boolean; prompts?: string[]; interleave?: number | undefined } = {},
+  opts: { anchors?: boolean; prompts?: string[]; interleave?: number | undefined; briefs?: boolean } = {},
 ) {
   const staleCounts: StaleCount[] = [];
   const noAnswer: NoAnswer[] = [];
@@ -410,7 +421,7 @@ export async function runCodeRecall(
         }),
       });
     }
-    for (const [project, qs] of Map.groupBy(org.questions, (q) => q.project)) {
+    for (const [project, qs] of opts.briefs === false ? [] : Map.groupBy(org.questions, (q) => q.project)) {
       const shown = new Map<string, Set<string>>();
       for (const q of qs) {
         if (!shown.has(q.agent)) {
