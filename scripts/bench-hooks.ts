@@ -4,7 +4,7 @@
  * built (`node bin/cairn.js hook EVENT`, this process's Node: `cairn connect` writes its own
  * process.execPath into the hooks, and the project needs Node 22).
  *   Latency (hooks/latency.ts): spawn to exit, the org at 10,000 entries.
- *   Delivery (hooks/delivery.ts): on CodeRecall dev and dev2, how often the session-start and
+ *   Delivery (hooks/delivery.ts): on CodeRecall dev, dev2 and probes, how often the session-start and
  *   user-prompt hooks put a question's answer in front of the model, how much the prompt hook
  *   injects, and how often it injects anything for bench/prompts/no-answer.json's 80 prompts.
  * Writes bench/results/hooks-<date>.json and the 'hooks' section of BENCHMARKS.md.
@@ -77,12 +77,18 @@ function deliverySummary(asked: Asked[]) {
     ),
   });
   return {
-    questions: { dev: row(questions('dev')), dev2: row(questions('dev2')), all: row(questions()) },
+    questions: {
+      dev: row(questions('dev')),
+      dev2: row(questions('dev2')),
+      probes: row(questions('probes')),
+      all: row(questions()),
+    },
     noAnswer: {
       'dev, first half': noRow(none('dev', 'first')),
       'dev, second half': noRow(none('dev', 'second')),
       'dev2, first half': noRow(none('dev2', 'first')),
       'dev2, second half': noRow(none('dev2', 'second')),
+      probes: noRow(none('probes', undefined)),
       'first half': noRow(none(undefined, 'first')),
       'second half': noRow(none(undefined, 'second')),
       all: noRow(none(undefined, undefined)),
@@ -102,6 +108,7 @@ try {
     const sets: [string, ReturnType<typeof loadCodeRecall>][] = [
       ['dev', load('dev')],
       ['dev2', load('dev2')],
+      ['probes', load('probes')],
     ];
     const asked = await delivery(server, sets, noAnswer, { inProcess: flags['in-process'] === true, log });
     result.delivery = { inProcess: flags['in-process'], summary: deliverySummary(asked), asked };
@@ -129,9 +136,10 @@ function report(result: Record<string, unknown>, file: string): string {
   const d = (result.delivery as { summary: ReturnType<typeof deliverySummary> }).summary;
   const l = result.latency as Awaited<ReturnType<typeof latency>>;
   const q = d.questions;
-  const deliveryRows = (['dev', 'dev2', 'all'] as const).map((k) => {
+  const setLabel = { dev: 'dev (tuned on)', dev2: 'dev2 (checked on)', probes: 'probes (never tuned on)', all: 'all' };
+  const deliveryRows = (['dev', 'dev2', 'probes', 'all'] as const).map((k) => {
     const r = q[k];
-    return `| ${k === 'all' ? 'both' : `${k}${k === 'dev' ? ' (tuned on)' : ' (checked on)'}`} | ${r.questions} | ${pct(r.brief, r.questions)} | ${pct(r.prompt, r.questions)} | **${pct(r.delivered, r.questions)}** | ${pct(r.promptInjecting, r.questions)} | ${r.promptMeanCharsWhenAny} | ${r.promptMaxChars} |`;
+    return `| ${setLabel[k]} | ${r.questions} | ${pct(r.brief, r.questions)} | ${pct(r.prompt, r.questions)} | **${pct(r.delivered, r.questions)}** | ${pct(r.promptInjecting, r.questions)} | ${r.promptMeanCharsWhenAny} | ${r.promptMaxChars} |`;
   });
   const na = d.noAnswer;
   const noRow = (k: keyof typeof na, label: string) =>
@@ -162,7 +170,7 @@ function report(result: Record<string, unknown>, file: string): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...deliveryRows,
     '',
-    `**Nothing fits, nothing injected** (goal ≤ 10 %): bench/prompts/no-answer.json's ${noAnswer.length} coding prompts, each asked in each of the four orgs (the asker as coderecall.ts's askerOf says), a session each, as above: how often the prompt hook injects anything. The relevance filter (src/agent/relevance.ts) was tuned on dev's questions and the first half of the prompts, and checked on dev2's and the second half.`,
+    `**Nothing fits, nothing injected** (goal ≤ 10 %): bench/prompts/no-answer.json's ${noAnswer.length} coding prompts, each asked in each of the seven orgs (the asker as coderecall.ts's askerOf says), a session each, as above: how often the prompt hook injects anything. The relevance filter (src/agent/relevance.ts) was tuned on dev's questions and the first half of the prompts, and checked on dev2's and the second half.`,
     '',
     '| prompts | asked | anything injected | characters, mean when any |',
     '| --- | --- | --- | --- |',
@@ -170,6 +178,7 @@ function report(result: Record<string, unknown>, file: string): string {
     noRow('dev2, second half', 'second half, in dev2’s orgs (checked on)'),
     noRow('dev, second half', 'second half, in dev’s orgs'),
     noRow('dev2, first half', 'first half, in dev2’s orgs'),
+    noRow('probes', 'all, in the probes’ orgs (bench/probes/, never tuned on)'),
     noRow('all', 'all'),
   ].join('\n');
 }
