@@ -1,15 +1,17 @@
 /**
  * Which failures the brief's "fixed" rule (sql/tools/cairn_failure_settled.sql) would leave out on
- * CodeRecall dev and dev2, against the data set itself (a failure is fixed there when a later entry
- * supersedes it, or when a question asks for it with a memory or decision written after it), and
- * what a shared-tag rule would have left out instead. It reads the data sets only: the cue and the
- * "fixed" words are the SQL's patterns restated; anchors are the paths an entry is written with and
- * those its text names (scripts/coderecall.ts pathsIn, as `bench:recall -- --anchors` adds them).
+ * CodeRecall dev, dev2 and the probes, against the data set itself (a failure is fixed there when
+ * a later entry supersedes it, or when a question asks for it with a memory or decision written
+ * after it), and what a shared-tag rule would have left out instead. It reads the data sets only:
+ * the cue and the "fixed" words are the SQL's patterns restated; anchors are the paths an entry is
+ * written with and those its text names (scripts/coderecall.ts pathsIn, as `bench:recall --
+ * --anchors` adds them); identifiers are cairn_idents restated, counted over the failure's project.
+ * "Wrongly" counts what the data set does not pair with a fix: read them, some are fixed all the
+ * same (the data set's questions pair only some failures with their fix).
  *   sh scripts/node22.sh npx tsx scripts/measure-failure-rule.ts
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathsIn } from './coderecall';
+import { loadCodeRecall, pathsIn } from './coderecall';
 
 const CUE_TAGS = ['incident', 'bug', 'failure', 'outage', 'regression', 'flaky', 'error'];
 /** The words of a failure (cairn_brief_cue's v_failed). */
@@ -27,7 +29,7 @@ const CUE_AS_WRITTEN =
 const worded = (text: string) => CUE.test(text.replace(DENIED, '$1')) || CUE_AS_WRITTEN.test(text);
 /** A fix recorded (cairn_failure_settled's v_fix), and what an observation says of a resolved event (v_over). */
 const FIXED =
-  /(?<!\b(not|never|no) )\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;
+  /(?<!\b(not|never|no) |\b(until|unless|once|when|before|if) ([a-z'’]+ ){0,2})\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;
 const OVER = /\b(resolved|green again|passes again|passing again|back to green)\b/i;
 /** The kinds of entry a fix is recorded as. */
 const FIXES = ['observe', 'remember', 'decide'];
@@ -36,27 +38,52 @@ interface Entry {
   key: string;
   tool: string;
   project: string | null;
-  args: { content: string; source?: string; tags?: string[]; supersedes?: string; paths?: string[] };
+  args: {
+    content: string;
+    rationale?: string;
+    source?: string;
+    tags?: string[];
+    supersedes?: string;
+    paths?: string[];
+  };
 }
 
 const overlap = (a: string[], b: string[]) =>
   a.some((p) => b.some((q) => p === q || q.startsWith(`${p}/`) || p.startsWith(`${q}/`)));
 const anchors = (e: Entry) => [...(e.args.paths ?? []), ...pathsIn([e.args.content, e.args.source].join(' '))];
+/** cairn_idents: tokens with _ . / : # @ - inside, camelCase, or letters mixed with digits, lower-cased. */
+const IDENT = /[_./:#@-]|[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
+const idents = (text: string) =>
+  new Set(
+    [...text.matchAll(/[A-Za-z0-9_][A-Za-z0-9_./:#@-]*[A-Za-z0-9_]/g)]
+      .map((m) => m[0])
+      .filter((m) => m.length >= 3 && m.length <= 200 && IDENT.test(m))
+      .map((m) => m.toLowerCase()),
+  );
+/** How many entries may hold an identifier that names a failure (cairn_failure_settled's v_rare). */
+const RARE = 3;
 
-for (const set of ['dev', 'dev2']) {
-  const orgs = JSON.parse(
-    readFileSync(join(import.meta.dirname, '..', '..', 'shared', 'bench', 'coderecall', `${set}.json`), 'utf8'),
-  ) as { entries: Entry[]; questions: { relevant: string[] }[] }[];
+for (const set of ['dev', 'dev2', 'probes']) {
   const n = {
     failures: 0,
     fixedInData: 0,
+    withItsFix: 0,
+    withItsFixWrongly: 0,
     anchored: 0,
     byAnchors: 0,
     byAnchorsWrongly: 0,
+    byIdentifier: 0,
+    byIdentifierWrongly: 0,
+    settled: 0,
+    settledWrongly: 0,
     byTags: 0,
     byTagsWrongly: 0,
   };
-  for (const { entries, questions } of orgs) {
+  const wrongly: string[] = [];
+  for (const { entries, questions } of loadCodeRecall(join(import.meta.dirname, '..'), set) as unknown as {
+    entries: Entry[];
+    questions: { relevant: string[] }[];
+  }[]) {
     const tool = new Map(entries.map((e) => [e.key, e.tool]));
     const at = new Map(entries.map((e, i) => [e.key, i]));
     // superseded, or asked for with a memory or decision written after it: its fix
@@ -70,12 +97,25 @@ for (const set of ['dev', 'dev2']) {
           )
         )
           fixedHere.add(k);
+    const text = (e: Entry) => [e.args.content, e.args.rationale ?? '', e.args.source ?? ''].join(' ');
+    const held = new Map<string, number>();
+    for (const e of entries)
+      for (const x of idents(text(e))) held.set(`${e.project} ${x}`, (held.get(`${e.project} ${x}`) ?? 0) + 1);
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
       if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || worded(e.args.content))) return;
       n.failures++;
       const fixed = fixedHere.has(e.key);
       if (fixed) n.fixedInData++;
+      const count = (rule: boolean, name: 'withItsFix' | 'byAnchors' | 'byIdentifier' | 'byTags') => {
+        if (!rule) return;
+        n[name]++;
+        if (fixed) return;
+        n[`${name}Wrongly`]++;
+        if (name !== 'byTags') wrongly.push(`${name}: ${e.key} ${e.args.content.slice(0, 100)}`);
+      };
+      const self = FIXED.test(e.args.content);
+      count(self, 'withItsFix');
       const later = entries
         .slice(i + 1)
         .filter(
@@ -84,18 +124,25 @@ for (const set of ['dev', 'dev2']) {
             x.project === e.project &&
             (FIXED.test(x.args.content) || (x.tool === 'observe' && OVER.test(x.args.content))),
         );
-      if (later.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t)))) {
-        n.byTags++;
-        if (!fixed) n.byTagsWrongly++;
-      }
+      count(
+        later.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t))),
+        'byTags',
+      );
       const paths = anchors(e);
-      if (paths.length === 0) return;
-      n.anchored++;
-      if (later.some((x) => overlap(paths, anchors(x)))) {
-        n.byAnchors++;
-        if (!fixed) n.byAnchorsWrongly++;
+      if (paths.length) n.anchored++;
+      const byAnchors = paths.length > 0 && later.some((x) => overlap(paths, anchors(x)));
+      count(byAnchors, 'byAnchors');
+      const names = [...idents(e.args.content)].filter(
+        (x) => x.length > 3 && !/^v?[0-9]+(\.[0-9]+)*$/.test(x) && (held.get(`${e.project} ${x}`) ?? 0) <= RARE,
+      );
+      const byIdentifier = later.some((x) => names.some((y) => idents(text(x)).has(y)));
+      count(byIdentifier, 'byIdentifier');
+      if (self || byAnchors || byIdentifier) {
+        n.settled++;
+        if (!fixed) n.settledWrongly++;
       }
     });
   }
   console.log(set, n);
+  for (const w of wrongly) console.log(`  not paired with a fix in the data: ${w}`);
 }

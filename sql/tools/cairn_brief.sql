@@ -5,8 +5,9 @@
 --   plans        active or draft plans (an active plan untouched for 14 days is "stale")
 --   decisions    decisions
 --   conventions  memories and the caller's notes tagged or worded as a rule
---   failures     observations of the last 30 days tagged or worded as a failure, but those a
---                later observation, memory or decision on their anchors says are fixed
+--   failures     observations of the last 30 days tagged or worded as a failure, but those
+--                recorded with their fix, or that a later observation, memory or decision naming
+--                them (their anchors, a rare identifier of theirs) says are fixed
 --                (cairn_failure_settled)
 --   stale        active plans untouched for 14 days, and memories and decisions a newer one of
 --                their kind on their paths may contradict (cairn_entry_stale; the mark is sent)
@@ -61,7 +62,7 @@ BEGIN
              AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
              AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
              AND (e.expires_at IS NULL OR e.expires_at > now())
-           AND (e.paths IS NULL OR k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
+           AND (k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
            ORDER BY e.created_at DESC LIMIT p_per) y)
         UNION ALL
         -- an org read: the shared entries of every project
@@ -72,7 +73,7 @@ BEGIN
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
-           AND (e.paths IS NULL OR k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
+           AND (k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
          ORDER BY e.created_at DESC LIMIT p_per)
         UNION ALL
         -- the caller's own private entries the read sees
@@ -82,7 +83,7 @@ BEGIN
            AND cairn_brief_cue(e.kind, e.status, e.tags, e.content)
            AND e.created_at >= CASE WHEN k.kind = 'observation' THEN now() - interval '30 days' ELSE '-infinity' END
            AND (e.expires_at IS NULL OR e.expires_at > now())
-           AND (e.paths IS NULL OR k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
+           AND (k.kind <> 'observation' OR NOT cairn_failure_settled(e, p_agent))
            AND cairn_in_scope(e.scope, e.project, e.agent, p_scope, p_proj, p_agent)
          ORDER BY e.created_at DESC LIMIT p_per)
       ) u

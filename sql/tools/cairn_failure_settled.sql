@@ -1,13 +1,16 @@
--- Whether a failure the brief would list is settled by a later entry (space view brief,
--- "recent failures"): an observation, memory or decision of the same project — a fix is recorded
--- as any of them ("Flash overflow fixed: …", "Fix for the WinError 32 teardown failures: …") —
--- which the reader may see (shared, or the reader's own private one), written after it, not
--- expired, anchored to an overlapping path (one contains the other, as for stale marks:
--- cairn_entry_stale) and saying it is fixed. A fix written with `supersedes` settles its failure
--- without this (a superseded entry is never a candidate). Tags are not used: the ones failures
--- share (ci, test, bug) name no one failure, so a fix of one would settle all (docs/design.md,
--- "The brief"). Index look-ups on postings, a few per path; an observation without anchors is
--- settled only by supersession.
+-- Whether a failure the brief would list is settled (space view brief, "recent failures"): its
+-- own text records the fix ("CI failed on the prettier check; fixed with `pnpm format`"), or a
+-- later entry does — an observation, memory or decision of the same project (a fix is recorded as
+-- any of them: "Flash overflow fixed: …", "Fix for the WinError 32 teardown failures: …") which
+-- the reader may see (shared, or the reader's own private one), written after it, not expired,
+-- saying it is fixed, and naming it: anchored to an overlapping path (one contains the other, as
+-- for stale marks: cairn_entry_stale), or naming an identifier of the failure's text that at most
+-- v_rare entries of those partitions hold ("MessageLockLost fix: …" after the MessageLockLost
+-- bursts; "Fix for #1388: …"). A fix written with `supersedes` settles its failure without this
+-- (a superseded entry is never a candidate). Tags are not used, nor a name many entries hold: the
+-- tags failures share (ci, test, bug) and the service's own name say no one failure, so a fix of
+-- one would settle all (docs/design.md, "The brief"). Index look-ups on postings, a few per path
+-- and identifier.
 CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -16,31 +19,57 @@ AS $function$
 DECLARE
   v_keys text[];
   v_mine text;
+  v_parts text[];
+  v_ids uuid[];
+  v_rare constant int := 3;
   -- a fix recorded: "fixed" as a verb ("Flash overflow fixed: …", "Fixed the null check"; not "a
-  -- fixed 2 s delay", "fixed-size", "not fixed yet"), "fix for" that no "no" or "looking for a"
-  -- denies ("Fix for the WinError 32 teardown failures"), "fix:"
-  v_fix constant text := '(?<!\m(not|never|no) )\mfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|'
+  -- fixed 2 s delay", "fixed-size", "not fixed yet", "pinned until it's fixed upstream"), "fix for"
+  -- that no "no" or "looking for a" denies ("Fix for the WinError 32 teardown failures"), "fix:"
+  v_fix constant text := '(?<!\m(not|never|no) |\m(until|unless|once|when|before|if) ([[:alpha:]''’]+ ){0,2})'
+    '\mfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|'
     'properly|upstream|after|when|since|so)\M)|(?<!\m(no|not|without|needs?|needed|awaiting|waiting for|looking for) '
     '(a )?)\mfix(es)? for\M|\mfix:';
   -- and, said of an event (an observation): it is resolved, the build is green again
   v_over constant text := '\m(resolved|green again|passes again|passing again|back to green)\M';
 BEGIN
-  IF e.kind <> 'observation' OR e.paths IS NULL OR cardinality(e.paths) = 0 THEN
+  IF e.kind <> 'observation' THEN
     RETURN false;
   END IF;
+  IF strpos(lower(e.content), 'fix') > 0 AND e.content ~* v_fix THEN
+    RETURN true;
+  END IF;
   v_mine := cairn_posting_key('agent', e.project, p_reader);
-  v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
-  -- postings first, one index look-up per key and partition, whatever the statistics say (as in
-  -- cairn_entry_stale)
+  v_parts := ARRAY[coalesce(e.project, ''), v_mine];
+  -- what names the failure, postings first, one index look-up per key and partition whatever the
+  -- statistics say (as in cairn_entry_stale): every entry on its anchors; and the holders of an
+  -- identifier of its text (of more than three characters, not a release number: as recall's
+  -- references) when there are at most v_rare of them
+  IF cardinality(e.paths) > 0 THEN
+    v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
+    v_ids := ARRAY(SELECT k.entry_id FROM unnest(v_keys) AS q(key)
+                   CROSS JOIN unnest(v_parts) AS pr(project)
+                   CROSS JOIN LATERAL (SELECT k.entry_id FROM postings k
+                                       WHERE k.org_id = e.org_id AND k.lexeme = q.key AND k.project = pr.project
+                                       OFFSET 0) k);
+  END IF;
+  v_ids := coalesce(v_ids, '{}') || ARRAY(
+    SELECT h.id FROM (SELECT '#' || x AS key FROM unnest(cairn_idents(e.content)) AS x
+                      WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$' OFFSET 0) i
+    CROSS JOIN LATERAL (SELECT ARRAY(SELECT k.entry_id FROM unnest(v_parts) AS pr(project)
+                                     CROSS JOIN LATERAL (SELECT k.entry_id FROM postings k
+                                                         WHERE k.org_id = e.org_id AND k.lexeme = i.key
+                                                           AND k.project = pr.project LIMIT v_rare + 1) k
+                                     LIMIT v_rare + 1) AS ids OFFSET 0) k
+    CROSS JOIN LATERAL unnest(k.ids) AS h(id)
+    WHERE cardinality(k.ids) <= v_rare);
+  -- one of them written after it, saying it is fixed: each fetched by its id (a plan by kind and
+  -- time would read every later entry of the org)
   RETURN EXISTS (
-    SELECT 1 FROM unnest(v_keys) AS q(key)
-    CROSS JOIN unnest(ARRAY[coalesce(e.project, ''), v_mine]) AS pr(project)
-    CROSS JOIN LATERAL (SELECT k.entry_id FROM postings k
-                        WHERE k.org_id = e.org_id AND k.lexeme = q.key AND k.project = pr.project
-                          AND k.entry_id <> e.id OFFSET 0) k
-    CROSS JOIN LATERAL (SELECT x.* FROM entries x WHERE x.org_id = e.org_id AND x.id = k.entry_id OFFSET 0) x
-    WHERE x.kind IN ('observation', 'memory', 'decision')
-      AND x.created_at > e.created_at
-      AND (x.expires_at IS NULL OR x.expires_at > now())
-      AND (x.content ~* v_fix OR x.kind = 'observation' AND x.content ~* v_over));
+    SELECT 1 FROM unnest(v_ids) AS q(id)
+    CROSS JOIN LATERAL (SELECT x.kind, x.content FROM entries x
+                        WHERE x.id = q.id AND x.org_id = e.org_id AND x.id <> e.id
+                          AND x.kind IN ('observation', 'memory', 'decision')
+                          AND x.created_at > e.created_at
+                          AND (x.expires_at IS NULL OR x.expires_at > now()) OFFSET 0) x
+    WHERE x.content ~* v_fix OR x.kind = 'observation' AND x.content ~* v_over);
 END $function$;

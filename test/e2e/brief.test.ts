@@ -276,6 +276,44 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     }
   });
 
+  it('leaves out a failure written with its fix, or fixed by a later entry naming a rare identifier of it; not by a name many hold', async () => {
+    const project = '/srv/permits';
+    const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
+    const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
+    try {
+      const observe = async (content: string) => entryId(await a.call('observe', { content }));
+      const formatted = await observe(
+        'CI on PR #940 failed on the prettier check (2 files); fixed with `pnpm format`.',
+      );
+      const pinned = await observe(
+        'test_polars_roundtrip failed: a polars 1.9 regression; pinned polars<1.10 until it is fixed upstream.',
+      );
+      const lockLost = await observe(
+        'Bursts of `ServiceBusException: The lock supplied is invalid (MessageLockLost)` from DocumentRenderedHandler.',
+      );
+      // the service's name is on many entries: it names no one failure
+      for (const n of [1, 2, 3]) await b.call('remember', { content: `orders-api note ${n}: ports and env vars` });
+      const slow = await observe('orders-api timed out on GET /v1/cart during the rush.');
+      const failures = async () =>
+        (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id) ?? [];
+      expect(await failures()).not.toContain(formatted);
+      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow]));
+      // fixes without anchors: one names the failure's rare identifier, one only the service
+      await b.call('remember', {
+        content:
+          'MessageLockLost fix: PrefetchCount = 0, MaxAutoLockRenewalDuration = 5 min; the handler is idempotent.',
+      });
+      await b.call('remember', { content: 'Fixed the orders-api image tag in the Helm chart.' });
+      const left = await failures();
+      expect(left).not.toContain(lockLost);
+      expect(left).toContain(slow);
+      expect(left).toContain(pinned);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('lists as failures what failed, not reports of what went well nor numbers that are no status', async () => {
     const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project: '/srv/fleet' });
     try {
