@@ -148,7 +148,12 @@ describe.each(TARGETS)('one org under many writers on %s', (db) => {
         const inLedger = () =>
           t.pg?.query('SELECT op FROM ledger WHERE org_id = $1 AND entry_id = $2', [orgId, lateId]) ?? [];
         expect(await inLedger()).toEqual([]);
-        expect(await t.pg?.queryAs('cairn_app', 'SELECT cairn_seal_pending() AS n')).toEqual([{ n: 1 }]);
+        // the sweep; the service's own upkeep (a second after start, then every minute) may be at
+        // this org's seal at the same moment, and then this one leaves it to that one
+        for (let i = 0; i < 20 && (await inLedger()).length === 0; i++) {
+          await t.pg?.queryAs('cairn_app', 'SELECT cairn_seal_pending() AS n');
+          if ((await inLedger()).length === 0) await new Promise((r) => setTimeout(r, 50));
+        }
         expect(await inLedger()).toEqual([{ op: 'observe' }]);
         expect(await t.pg?.query('SELECT count(*)::int AS n FROM ledger_pending')).toEqual([{ n: 0 }]);
         expect(await verify()).toMatchObject({ ok: true, broken_at: null });
