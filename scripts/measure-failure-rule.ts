@@ -18,7 +18,7 @@ const CUE_TAGS = ['incident', 'bug', 'failure', 'outage', 'regression', 'flaky',
 const FAILED =
   'fail|fails|failed|failing|failures?|errors?|exception|broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regress|regressed|regresses|regressing|regressions?|incidents?|outages?|oom|oomkilled|panic|panics|panicked|deadlocks?';
 /** What denies a failure word ("0 errors", "no crashes"), taken out before the words are looked for. */
-const DENIED = new RegExp(`(^|[^A-Za-z0-9_.])(0|no|zero|without) (${FAILED})\\b`, 'gi');
+const DENIED = new RegExp(`(^|[^A-Za-z0-9_.])(0|no|zero|without) ([A-Za-z]+ )?(${FAILED})\\b`, 'gi');
 const CUE = new RegExp(
   `\\b(${FAILED})\\b|_timeouts?\\b|\\b[45](\\d\\d|xx)s\\b|\\b[45]xx\\b|\\b(http|status|returned|returns|returning) [45]\\d\\d(?![-A-Za-z0-9_]|\\.[0-9])`,
   'i',
@@ -26,7 +26,15 @@ const CUE = new RegExp(
 /** The cue's case-sensitive part: a status with its reason phrase, an exception as printed. */
 const CUE_AS_WRITTEN =
   /\b[45]\d\d (Bad|Unauthorized|Payment|Forbidden|Not|Method|Proxy|Request|Conflict|Gone|Length|Precondition|Content|Payload|URI|Unsupported|Range|Expectation|Misdirected|Unprocessable|Locked|Failed|Too|Upgrade|Unavailable|Internal|Service|Gateway|HTTP|Variant|Insufficient|Loop|Network)\b|[a-z](Error|Exception):/;
-const worded = (text: string) => CUE.test(text.replace(DENIED, '$1')) || CUE_AS_WRITTEN.test(text);
+/** A report that opens with what went well, before any failure word of its first 300 characters, and no "but". */
+const FIRST_FAILED = new RegExp(`^([\\s\\S]*?)\\b(${FAILED})\\b`, 'i');
+const WENT_WELL =
+  /^(?![\s\S]*\b(but|except|although|though|however|yet|then|until|later)\b)[\s\S]*(\b(green|clean|passing)(?=\s*($|[:;,.)]|\s-\s|\s(on|in|at|after|again|now|for|with|across|since|everywhere)\b))|\bsucceeded\b)/i;
+const worded = (text: string) => {
+  const left = text.replace(DENIED, '$1');
+  const lead = FIRST_FAILED.exec(left.slice(0, 300))?.[1];
+  return (CUE.test(left) || CUE_AS_WRITTEN.test(text)) && !(lead !== undefined && WENT_WELL.test(lead));
+};
 /** A fix recorded (cairn_failure_settled's v_fix), and what an observation says of a resolved event (v_over). */
 const FIXED =
   /(?<!\b(not|never|no) |\b(until|unless|once|when|before|if) ([a-z'’]+ ){0,2})\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;

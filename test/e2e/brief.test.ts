@@ -325,6 +325,8 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         await observe('The sandbox returned `429 Too Many Requests` at 600 rps.'),
         await observe('Authorization p99 regressed to 280 ms at 1,500 auth/s.'),
         await observe('Upgrade to 3.0 failed at startup.'),
+        await observe('Checkout: the green button fails to submit.'),
+        await observe('CI passing on main but the nightly e2e run failed.'),
       ];
       for (const report of [
         'Load test against staging: p99 132 ms, 0 errors.',
@@ -333,6 +335,9 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         'Utilization report with a 500-truck fleet: 1.9 s.',
         'Nightly job peak memory 512 MiB.',
         'Downstream matrix: 512 tests green.',
+        'OSS-Fuzz: fuzz_sql_parser ran 3.1B executions this week, no new crashes.',
+        'CI green on main at e11b3d2 - unit 221 passed, Playwright 58 passed (1 flaky: search.spec.ts retried once).',
+        'booking-service CI #1841 on main green: 612 unit tests, spotlessCheck and Error Prone clean.',
       ])
         await observe(report);
       const failures = (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id);
