@@ -18,7 +18,7 @@ const CUE_TAGS = ['incident', 'bug', 'failure', 'outage', 'regression', 'flaky',
 const FAILED =
   'fail|fails|failed|failing|failures?|errors?|exception|broke|broken|crash(?!-free)|crashed|crashes|crashing|crash-looped|timeouts?|timed out|flaky|regress|regressed|regresses|regressing|regressions?|incidents?|outages?|oom|oomkilled|panic|panics|panicked|deadlocks?';
 /** What denies a failure word ("0 errors", "no crashes"), taken out before the words are looked for. */
-const DENIED = new RegExp(`(^|[^A-Za-z0-9_.])(0|no|zero|without) ([A-Za-z]+ )?(${FAILED})\\b`, 'gi');
+const DENIED = new RegExp(`(^|[^A-Za-z0-9_.])(0|no|zero|without) ([A-Za-z]+ )?(${FAILED}|[45](\\d\\d|xx)s?)\\b`, 'gi');
 const CUE = new RegExp(
   `\\b(${FAILED})\\b|_timeouts?\\b|\\b[45](\\d\\d|xx)s\\b|\\b[45]xx\\b|\\b(http|status|returned|returns|returning) [45]\\d\\d(?![-A-Za-z0-9_]|\\.[0-9])`,
   'i',

@@ -17,12 +17,13 @@ DECLARE
   v_text text;
 BEGIN
   IF p_kind = 'observation' THEN
-    -- a failure word that no count or "no" denies, one word between or none ("0 errors", "no
-    -- crashes", "no new crashes", "without errors", "crash-free": a report of what went well; not
-    -- the 0 that ends a version, "3.0 failed"); the denials are taken out first, which costs a 16
-    -- KiB text a fifth of what a look-behind at every character did
-    v_text := regexp_replace(p_content, '(^|[^[:alnum:]_.])(0|no|zero|without) ([[:alpha:]]+ )?(' || v_failed || ')\M',
-                             '\1', 'gi');
+    -- a failure word or HTTP status that no count or "no" denies, one word between or none ("0
+    -- errors", "no crashes", "no new crashes", "without errors", "no 504s", "no 5xx during the
+    -- drain", "crash-free": a report of what went well; not the 0 that ends a version, "3.0
+    -- failed"); the denials are taken out first, which costs a 16 KiB text a fifth of what a
+    -- look-behind at every character did
+    v_text := regexp_replace(p_content, '(^|[^[:alnum:]_.])(0|no|zero|without) ([[:alpha:]]+ )?(' || v_failed
+                             || '|[45](\d\d|xx)s?)\M', '\1', 'gi');
   END IF;
   RETURN CASE p_kind
     WHEN 'plan' THEN coalesce(p_status IN ('active', 'draft'), false)

@@ -336,6 +336,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         'Nightly job peak memory 512 MiB.',
         'Downstream matrix: 512 tests green.',
         'OSS-Fuzz: fuzz_sql_parser ran 3.1B executions this week, no new crashes.',
+        'Monthly node rotation: PDBs held, no 5xx during the drain.',
         'CI green on main at e11b3d2 - unit 221 passed, Playwright 58 passed (1 flaky: search.spec.ts retried once).',
         'booking-service CI #1841 on main green: 612 unit tests, spotlessCheck and Error Prone clean.',
       ])
