@@ -5,7 +5,7 @@
  * after it), and what a shared-tag rule would have left out instead. It reads the data sets only:
  * the cue and the "fixed" words are the SQL's patterns restated; anchors are the paths an entry is
  * written with and those its text names (scripts/coderecall.ts pathsIn, as `bench:recall --
- * --anchors` adds them); identifiers are cairn_idents restated, counted over the failure's project.
+ * --anchors` adds them); identifiers are cairn_idents restated, counted over the org (a fix in any of its projects).
  * "Wrongly" counts what the data set does not pair with a fix: read them, some are fixed all the
  * same (the data set's questions pair only some failures with their fix).
  *   sh scripts/node22.sh npx tsx scripts/measure-failure-rule.ts
@@ -37,7 +37,7 @@ const worded = (text: string) => {
 };
 /** A fix recorded (cairn_failure_settled's v_fix), and what an observation says of a resolved event (v_over). */
 const FIXED =
-  /(?<!\b(not|never|no) |\b(until|unless|once|when|before|if) ([a-z'’]+ ){0,2})\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;
+  /(^|[.!?;]\s+)fixed\b|(?<!\b(not|never|no) |\b(until|unless|once|when|before|if) ([a-z'’]+ ){0,2})\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;
 const OVER = /\b(resolved|green again|passes again|passing again|back to green)\b/i;
 /** The kinds of entry a fix is recorded as. */
 const FIXES = ['observe', 'remember', 'decide'];
@@ -108,7 +108,7 @@ for (const set of ['dev', 'dev2', 'probes']) {
     const text = (e: Entry) => [e.args.content, e.args.rationale ?? '', e.args.source ?? ''].join(' ');
     const held = new Map<string, number>();
     for (const e of entries)
-      for (const x of idents(text(e))) held.set(`${e.project} ${x}`, (held.get(`${e.project} ${x}`) ?? 0) + 1);
+      for (const x of idents(text(e))) held.set(x, (held.get(x) ?? 0) + 1);
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
       if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || worded(e.args.content))) return;
@@ -128,20 +128,19 @@ for (const set of ['dev', 'dev2', 'probes']) {
         .slice(i + 1)
         .filter(
           (x) =>
-            FIXES.includes(x.tool) &&
-            x.project === e.project &&
-            (FIXED.test(x.args.content) || (x.tool === 'observe' && OVER.test(x.args.content))),
+            FIXES.includes(x.tool) && (FIXED.test(x.args.content) || (x.tool === 'observe' && OVER.test(x.args.content))),
         );
+      const here = later.filter((x) => x.project === e.project);
       count(
-        later.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t))),
+        here.some((x) => (x.args.tags ?? []).some((t) => tags.includes(t))),
         'byTags',
       );
       const paths = anchors(e);
       if (paths.length) n.anchored++;
-      const byAnchors = paths.length > 0 && later.some((x) => overlap(paths, anchors(x)));
+      const byAnchors = paths.length > 0 && here.some((x) => overlap(paths, anchors(x)));
       count(byAnchors, 'byAnchors');
       const names = [...idents(e.args.content)].filter(
-        (x) => x.length > 3 && !/^v?[0-9]+(\.[0-9]+)*$/.test(x) && (held.get(`${e.project} ${x}`) ?? 0) <= RARE,
+        (x) => x.length > 3 && !/^v?[0-9]+(\.[0-9]+)*$/.test(x) && (held.get(x) ?? 0) <= RARE,
       );
       const byIdentifier = later.some((x) => names.some((y) => idents(text(x)).has(y)));
       count(byIdentifier, 'byIdentifier');

@@ -1,16 +1,17 @@
 -- Whether a failure the brief would list is settled (space view brief, "recent failures"): its
 -- own text records the fix ("CI failed on the prettier check; fixed with `pnpm format`"), or a
--- later entry does — an observation, memory or decision of the same project (a fix is recorded as
--- any of them: "Flash overflow fixed: …", "Fix for the WinError 32 teardown failures: …") which
--- the reader may see (shared, or the reader's own private one), written after it, not expired,
--- saying it is fixed, and naming it: anchored to an overlapping path (one contains the other, as
--- for stale marks: cairn_entry_stale), or naming an identifier of the failure's text that at most
--- v_rare entries of those partitions hold ("MessageLockLost fix: …" after the MessageLockLost
--- bursts; "Fix for #1388: …"). A fix written with `supersedes` settles its failure without this
--- (a superseded entry is never a candidate). Tags are not used, nor a name many entries hold: the
--- tags failures share (ci, test, bug) and the service's own name say no one failure, so a fix of
--- one would settle all (docs/design.md, "The brief"). Index look-ups on postings, a few per path
--- and identifier.
+-- later entry does — an observation, memory or decision (a fix is recorded as any of them: "Flash
+-- overflow fixed: …", "Fix for the WinError 32 teardown failures: …") which the reader may see
+-- (shared, or the reader's own private one), written after it, not expired, saying it is fixed,
+-- and naming it: of the same project and anchored to an overlapping path (one contains the other,
+-- as for stale marks: cairn_entry_stale), or of any project and naming an identifier of the
+-- failure's text that at most v_rare entries the reader may see hold ("MessageLockLost fix: …"
+-- after the MessageLockLost bursts; "Fixed the CSI mount failure: LD_SDK_KEY …" in the platform
+-- repository after the risk engine's pod could not read LD_SDK_KEY). A fix written with
+-- `supersedes` settles its failure without this (a superseded entry is never a candidate). Tags
+-- are not used, nor a name many entries hold: the tags failures share (ci, test, bug) and the
+-- service's own name say no one failure, so a fix of one would settle all (docs/design.md, "The
+-- brief"). Index look-ups on postings, a few per path and identifier.
 CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -19,13 +20,15 @@ AS $function$
 DECLARE
   v_keys text[];
   v_mine text;
+  v_own text;
   v_parts text[];
   v_ids uuid[];
   v_rare constant int := 3;
-  -- a fix recorded: "fixed" as a verb ("Flash overflow fixed: …", "Fixed the null check"; not "a
+  -- a fix recorded: "fixed" as a verb ("Flash overflow fixed: …", "Fixed the null check", a
+  -- sentence that begins with it: "Fixed ERR_REQUIRE_ESM by switching to ESM"; not "a
   -- fixed 2 s delay", "fixed-size", "not fixed yet", "pinned until it's fixed upstream"), "fix for"
   -- that no "no" or "looking for a" denies ("Fix for the WinError 32 teardown failures"), "fix:"
-  v_fix constant text := '(?<!\m(not|never|no) |\m(until|unless|once|when|before|if) ([[:alpha:]''’]+ ){0,2})'
+  v_fix constant text := '(^|[.!?;]\s+)fixed\M|(?<!\m(not|never|no) |\m(until|unless|once|when|before|if) ([[:alpha:]''’]+ ){0,2})'
     '\mfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|'
     'properly|upstream|after|when|since|so)\M)|(?<!\m(no|not|without|needs?|needed|awaiting|waiting for|looking for) '
     '(a )?)\mfix(es)? for\M|\mfix:';
@@ -39,6 +42,7 @@ BEGIN
     RETURN true;
   END IF;
   v_mine := cairn_posting_key('agent', e.project, p_reader);
+  v_own := chr(1) || coalesce(p_reader, '') || chr(1);
   v_parts := ARRAY[coalesce(e.project, ''), v_mine];
   -- what names the failure, postings first, one index look-up per key and partition whatever the
   -- statistics say (as in cairn_entry_stale): every entry on its anchors; and the holders of an
@@ -55,10 +59,9 @@ BEGIN
   v_ids := coalesce(v_ids, '{}') || ARRAY(
     SELECT h.id FROM (SELECT '#' || x AS key FROM unnest(cairn_idents(e.content)) AS x
                       WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$' OFFSET 0) i
-    CROSS JOIN LATERAL (SELECT ARRAY(SELECT k.entry_id FROM unnest(v_parts) AS pr(project)
-                                     CROSS JOIN LATERAL (SELECT k.entry_id FROM postings k
-                                                         WHERE k.org_id = e.org_id AND k.lexeme = i.key
-                                                           AND k.project = pr.project LIMIT v_rare + 1) k
+    CROSS JOIN LATERAL (SELECT ARRAY(SELECT k.entry_id FROM postings k
+                                     WHERE k.org_id = e.org_id AND k.lexeme = i.key
+                                       AND (left(k.project, 1) <> chr(1) OR starts_with(k.project, v_own))
                                      LIMIT v_rare + 1) AS ids OFFSET 0) k
     CROSS JOIN LATERAL unnest(k.ids) AS h(id)
     WHERE cardinality(k.ids) <= v_rare);

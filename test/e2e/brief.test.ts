@@ -276,7 +276,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     }
   });
 
-  it('leaves out a failure written with its fix, or fixed by a later entry naming a rare identifier of it; not by a name many hold', async () => {
+  it('leaves out a failure written with its fix, or fixed by a later entry naming a rare identifier of it, in any project; not by a name many hold', async () => {
     const project = '/srv/permits';
     const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
     const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
@@ -294,18 +294,25 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
       // the service's name is on many entries: it names no one failure
       for (const n of [1, 2, 3]) await b.call('remember', { content: `orders-api note ${n}: ports and env vars` });
       const slow = await observe('orders-api timed out on GET /v1/cart during the rush.');
+      const esm = await observe('orders-api crashed on boot: `Error [ERR_REQUIRE_ESM]: require() of ES Module`.');
       const failures = async () =>
         (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id) ?? [];
       expect(await failures()).not.toContain(formatted);
-      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow]));
+      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow, esm]));
       // fixes without anchors: one names the failure's rare identifier, one only the service
       await b.call('remember', {
         content:
           'MessageLockLost fix: PrefetchCount = 0, MaxAutoLockRenewalDuration = 5 min; the handler is idempotent.',
       });
       await b.call('remember', { content: 'Fixed the orders-api image tag in the Helm chart.' });
+      // the fix of a shared library, written in its own project, begins with "Fixed"
+      await b.call('remember', {
+        content: 'Fixed ERR_REQUIRE_ESM by publishing both builds of the library.',
+        project: '/srv/shared-lib',
+      });
       const left = await failures();
       expect(left).not.toContain(lockLost);
+      expect(left).not.toContain(esm);
       expect(left).toContain(slow);
       expect(left).toContain(pinned);
     } finally {
