@@ -107,8 +107,7 @@ for (const set of ['dev', 'dev2', 'probes']) {
           fixedHere.add(k);
     const text = (e: Entry) => [e.args.content, e.args.rationale ?? '', e.args.source ?? ''].join(' ');
     const held = new Map<string, number>();
-    for (const e of entries)
-      for (const x of idents(text(e))) held.set(x, (held.get(x) ?? 0) + 1);
+    for (const e of entries) for (const x of idents(text(e))) held.set(x, (held.get(x) ?? 0) + 1);
     entries.forEach((e, i) => {
       const tags = e.args.tags ?? [];
       if (e.tool !== 'observe' || !(tags.some((t) => CUE_TAGS.includes(t)) || worded(e.args.content))) return;
@@ -128,7 +127,8 @@ for (const set of ['dev', 'dev2', 'probes']) {
         .slice(i + 1)
         .filter(
           (x) =>
-            FIXES.includes(x.tool) && (FIXED.test(x.args.content) || (x.tool === 'observe' && OVER.test(x.args.content))),
+            FIXES.includes(x.tool) &&
+            (FIXED.test(x.args.content) || (x.tool === 'observe' && OVER.test(x.args.content))),
         );
       const here = later.filter((x) => x.project === e.project);
       count(
