@@ -142,7 +142,10 @@ for (const set of ['dev', 'dev2', 'probes']) {
       const names = [...idents(e.args.content)].filter(
         (x) => x.length > 3 && !/^v?[0-9]+(\.[0-9]+)*$/.test(x) && (held.get(x) ?? 0) <= RARE,
       );
-      const byIdentifier = later.some((x) => names.some((y) => idents(text(x)).has(y)));
+      // a fix that names it, or a decision that does whatever its words
+      const byIdentifier = [...later, ...entries.slice(i + 1).filter((x) => x.tool === 'decide')].some((x) =>
+        names.some((y) => idents(text(x)).has(y)),
+      );
       count(byIdentifier, 'byIdentifier');
       if (self || byAnchors || byIdentifier) {
         n.settled++;

@@ -7,7 +7,9 @@
 -- as for stale marks: cairn_entry_stale), or of any project and naming an identifier of the
 -- failure's text that at most v_rare entries the reader may see hold ("MessageLockLost fix: …"
 -- after the MessageLockLost bursts; "Fixed the CSI mount failure: LD_SDK_KEY …" in the platform
--- repository after the risk engine's pod could not read LD_SDK_KEY). A fix written with
+-- repository after the risk engine's pod could not read LD_SDK_KEY); a later decision naming such
+-- an identifier settles it whatever its words: a change of course taken on the failure ("Build
+-- Linux wheels on manylinux_2_28 instead of manylinux2014"). A fix written with
 -- `supersedes` settles its failure without this (a superseded entry is never a candidate). Tags
 -- are not used, nor a name many entries hold: the tags failures share (ci, test, bug) and the
 -- service's own name say no one failure, so a fix of one would settle all (docs/design.md, "The
@@ -23,6 +25,7 @@ DECLARE
   v_own text;
   v_parts text[];
   v_ids uuid[];
+  v_named uuid[];
   v_rare constant int := 3;
   -- a fix recorded: "fixed" as a verb ("Flash overflow fixed: …", "Fixed the null check", a
   -- sentence that begins with it: "Fixed ERR_REQUIRE_ESM by switching to ESM"; not "a
@@ -56,7 +59,7 @@ BEGIN
                                        WHERE k.org_id = e.org_id AND k.lexeme = q.key AND k.project = pr.project
                                        OFFSET 0) k);
   END IF;
-  v_ids := coalesce(v_ids, '{}') || ARRAY(
+  v_named := ARRAY(
     SELECT h.id FROM (SELECT '#' || x AS key FROM unnest(cairn_idents(e.content)) AS x
                       WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$' OFFSET 0) i
     CROSS JOIN LATERAL (SELECT ARRAY(SELECT k.entry_id FROM postings k
@@ -65,14 +68,17 @@ BEGIN
                                      LIMIT v_rare + 1) AS ids OFFSET 0) k
     CROSS JOIN LATERAL unnest(k.ids) AS h(id)
     WHERE cardinality(k.ids) <= v_rare);
-  -- one of them written after it, saying it is fixed: each fetched by its id (a plan by kind and
-  -- time would read every later entry of the org)
+  -- one of them written after it, saying it is fixed, or a decision that names it (a change of
+  -- course taken on the failure: "Build Linux wheels on manylinux_2_28 instead of manylinux2014"
+  -- after the wheel build broke on manylinux2014): each fetched by its id (a plan by kind and time
+  -- would read every later entry of the org)
   RETURN EXISTS (
-    SELECT 1 FROM unnest(v_ids) AS q(id)
-    CROSS JOIN LATERAL (SELECT x.kind, x.content FROM entries x
+    SELECT 1 FROM unnest(coalesce(v_ids, '{}') || v_named) AS q(id)
+    CROSS JOIN LATERAL (SELECT x.id, x.kind, x.content FROM entries x
                         WHERE x.id = q.id AND x.org_id = e.org_id AND x.id <> e.id
                           AND x.kind IN ('observation', 'memory', 'decision')
                           AND x.created_at > e.created_at
                           AND (x.expires_at IS NULL OR x.expires_at > now()) OFFSET 0) x
-    WHERE x.content ~* v_fix OR x.kind = 'observation' AND x.content ~* v_over);
+    WHERE x.content ~* v_fix OR x.kind = 'observation' AND x.content ~* v_over
+       OR x.kind = 'decision' AND x.id = ANY(v_named));
 END $function$;

@@ -276,7 +276,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     }
   });
 
-  it('leaves out a failure written with its fix, or fixed by a later entry naming a rare identifier of it, in any project; not by a name many hold', async () => {
+  it('leaves out a failure written with its fix, or fixed by a later entry or decided on by a decision naming a rare identifier of it, in any project; not by a name many hold', async () => {
     const project = '/srv/permits';
     const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
     const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
@@ -295,10 +295,11 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
       for (const n of [1, 2, 3]) await b.call('remember', { content: `orders-api note ${n}: ports and env vars` });
       const slow = await observe('orders-api timed out on GET /v1/cart during the rush.');
       const esm = await observe('orders-api crashed on boot: `Error [ERR_REQUIRE_ESM]: require() of ES Module`.');
+      const wheels = await observe('Wheel build broke on the manylinux2014 images: no std::bit_cast in GCC 10.');
       const failures = async () =>
         (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id) ?? [];
       expect(await failures()).not.toContain(formatted);
-      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow, esm]));
+      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow, esm, wheels]));
       // fixes without anchors: one names the failure's rare identifier, one only the service
       await b.call('remember', {
         content:
@@ -310,9 +311,15 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         content: 'Fixed ERR_REQUIRE_ESM by publishing both builds of the library.',
         project: '/srv/shared-lib',
       });
+      // a decision that names it, whatever its words: the change of course taken on it
+      await b.call('decide', {
+        content: 'Build Linux wheels on manylinux_2_28 instead of manylinux2014.',
+        rationale: 'GCC 13 has std::bit_cast',
+      });
       const left = await failures();
       expect(left).not.toContain(lockLost);
       expect(left).not.toContain(esm);
+      expect(left).not.toContain(wheels);
       expect(left).toContain(slow);
       expect(left).toContain(pinned);
     } finally {
