@@ -6,9 +6,9 @@
 --   decisions    decisions
 --   conventions  memories and the caller's notes tagged or worded as a rule
 --   failures     observations of the last 30 days tagged or worded as a failure, but those
---                recorded with their fix, or that a later observation, memory or decision naming
---                them (their anchors, a rare identifier of theirs) says are fixed
---                (cairn_failure_settled)
+--                recorded with their fix, those a later observation, memory or decision naming
+--                them (their anchors, a rare identifier of theirs) says are fixed, and those a
+--                later decision naming a rare identifier of theirs took on (cairn_failure_settled)
 --   stale        active plans untouched for 14 days, and memories and decisions a newer one of
 --                their kind on their paths may contradict (cairn_entry_stale; the mark is sent)
 -- (cairn_brief_cue). Each kind is read newest first, straight off a partial index of the entries

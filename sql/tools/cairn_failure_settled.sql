@@ -9,11 +9,11 @@
 -- after the MessageLockLost bursts; "Fixed the CSI mount failure: LD_SDK_KEY …" in the platform
 -- repository after the risk engine's pod could not read LD_SDK_KEY); a later decision naming such
 -- an identifier settles it whatever its words: a change of course taken on the failure ("Build
--- Linux wheels on manylinux_2_28 instead of manylinux2014"). A fix written with
--- `supersedes` settles its failure without this (a superseded entry is never a candidate). Tags
--- are not used, nor a name many entries hold: the tags failures share (ci, test, bug) and the
--- service's own name say no one failure, so a fix of one would settle all (docs/design.md, "The
--- brief"). Index look-ups on postings, a few per path and identifier.
+-- Linux wheels on manylinux_2_28 instead of manylinux2014"). A fix written with `supersedes`
+-- settles its failure without this (a superseded entry is never a candidate). Tags are not used,
+-- nor a name many entries hold: the tags failures share (ci, test, bug) and the service's own name
+-- say no one failure, so a fix of one would settle all (docs/design.md, "The brief"). Index
+-- look-ups on postings, a few per path and identifier.
 CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -28,9 +28,9 @@ DECLARE
   v_named uuid[];
   v_rare constant int := 3;
   -- a fix recorded: "fixed" as a verb ("Flash overflow fixed: …", "Fixed the null check", a
-  -- sentence that begins with it: "Fixed ERR_REQUIRE_ESM by switching to ESM"; not "a
-  -- fixed 2 s delay", "fixed-size", "not fixed yet", "pinned until it's fixed upstream"), "fix for"
-  -- that no "no" or "looking for a" denies ("Fix for the WinError 32 teardown failures"), "fix:"
+  -- sentence that begins with it: "Fixed ERR_REQUIRE_ESM by switching to ESM"; not "a fixed 2 s
+  -- delay", "fixed-size", "not fixed yet", "pinned until it's fixed upstream"), "fix for" that no
+  -- "no" or "looking for a" denies ("Fix for the WinError 32 teardown failures"), "fix:"
   v_fix constant text := '(^|[.!?;]\s+)fixed\M|(?<!\m(not|never|no) |\m(until|unless|once|when|before|if) ([[:alpha:]''’]+ ){0,2})'
     '\mfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|'
     'properly|upstream|after|when|since|so)\M)|(?<!\m(no|not|without|needs?|needed|awaiting|waiting for|looking for) '
