@@ -32,7 +32,8 @@ export const INSTRUCTIONS =
   "Cairn is your organisation's shared memory. Start a session with space view brief, then recall before each task. " +
   'remember what others will need, decide with a rationale, plan multi-step work, observe outcomes, note private ' +
   'scratch. Writes are attributed to your agent (X-Svc-Agent) and shared per scope. Give a fix the tags of the ' +
-  'failure it fixes: recall brings along an entry that shares two tags with a hit, one of them a rare tag.';
+  'failure it fixes and name its error code or identifier ("Fixed ERR_X: …"): recall brings along an entry that ' +
+  'shares two tags with a hit, one of them a rare tag, and the brief can stop listing the failure as open.';
 
 /** What the endpoint reads of an HTTP request: its headers, and (for the SDK) a web Request. */
 export interface McpHttp {
