@@ -39,6 +39,8 @@ const worded = (text: string) => {
 const FIXED =
   /(^|[.!?;]\s+)fixed\b|(?<!\b(not|never|no) |\b(until|unless|once|when|before|if) ([a-z'’]+ ){0,2})\bfixed(?=\s*([:(,.;]|$)|\s+(by|in|with|the|on|via|for|and|it|now|properly|upstream|after|when|since|so)\b)|(?<!\b(no|not|without|needs?|needed|awaiting|waiting for|looking for) (a )?)\bfix(es)? for\b|\bfix:/i;
 const OVER = /\b(resolved|green again|passes again|passing again|back to green)\b/i;
+/** What a memory says of a change made (cairn_failure_settled's v_changed). */
+const CHANGED = /\b(now|no longer|any ?more)\b/i;
 /** The kinds of entry a fix is recorded as. */
 const FIXES = ['observe', 'remember', 'decide'];
 
@@ -142,10 +144,11 @@ for (const set of ['dev', 'dev2', 'probes']) {
       const names = [...idents(e.args.content)].filter(
         (x) => x.length > 3 && !/^v?[0-9]+(\.[0-9]+)*$/.test(x) && (held.get(x) ?? 0) <= RARE,
       );
-      // a fix that names it, or a decision that does whatever its words
-      const byIdentifier = [...later, ...entries.slice(i + 1).filter((x) => x.tool === 'decide')].some((x) =>
-        names.some((y) => idents(text(x)).has(y)),
-      );
+      // a fix that names it, or a decision that does whatever its words, or a memory of a change
+      const changes = entries
+        .slice(i + 1)
+        .filter((x) => x.tool === 'decide' || (x.tool === 'remember' && CHANGED.test(x.args.content)));
+      const byIdentifier = [...later, ...changes].some((x) => names.some((y) => idents(text(x)).has(y)));
       count(byIdentifier, 'byIdentifier');
       if (self || byAnchors || byIdentifier) {
         n.settled++;

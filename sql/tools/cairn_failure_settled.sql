@@ -8,12 +8,13 @@
 -- failure's text that at most v_rare entries the reader may see hold ("MessageLockLost fix: …"
 -- after the MessageLockLost bursts; "Fixed the CSI mount failure: LD_SDK_KEY …" in the platform
 -- repository after the risk engine's pod could not read LD_SDK_KEY); a later decision naming such
--- an identifier settles it whatever its words: a change of course taken on the failure ("Build
--- Linux wheels on manylinux_2_28 instead of manylinux2014"). A fix written with `supersedes`
--- settles its failure without this (a superseded entry is never a candidate). Tags are not used,
--- nor a name many entries hold: the tags failures share (ci, test, bug) and the service's own name
--- say no one failure, so a fix of one would settle all (docs/design.md, "The brief"). Index
--- look-ups on postings, a few per path and identifier.
+-- an identifier settles it whatever its words, and a later memory naming one that records a change
+-- ("now", "no longer"): a change of course taken on the failure ("Build Linux wheels on
+-- manylinux_2_28 instead of manylinux2014", "inventory-sync now streams the CSV"). A fix written
+-- with `supersedes` settles its failure without this (a superseded entry is never a candidate).
+-- Tags are not used, nor a name many entries hold: the tags failures share (ci, test, bug) and the
+-- service's own name say no one failure, so a fix of one would settle all (docs/design.md, "The
+-- brief"). Index look-ups on postings, a few per path and identifier.
 CREATE OR REPLACE FUNCTION public.cairn_failure_settled(e entries, p_reader text)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -37,6 +38,9 @@ DECLARE
     '(a )?)\mfix(es)? for\M|\mfix:';
   -- and, said of an event (an observation): it is resolved, the build is green again
   v_over constant text := '\m(resolved|green again|passes again|passing again|back to green)\M';
+  -- and, said of the state of things (a memory): a change made ("inventory-sync now streams the
+  -- CSV", "ReservationExpiryIT no longer sleeps")
+  v_changed constant text := '\m(now|no longer|any ?more)\M';
 BEGIN
   IF e.kind <> 'observation' THEN
     RETURN false;
@@ -68,10 +72,10 @@ BEGIN
                                      LIMIT v_rare + 1) AS ids OFFSET 0) k
     CROSS JOIN LATERAL unnest(k.ids) AS h(id)
     WHERE cardinality(k.ids) <= v_rare);
-  -- one of them written after it, saying it is fixed, or a decision that names it (a change of
-  -- course taken on the failure: "Build Linux wheels on manylinux_2_28 instead of manylinux2014"
-  -- after the wheel build broke on manylinux2014): each fetched by its id (a plan by kind and time
-  -- would read every later entry of the org)
+  -- one of them written after it, saying it is fixed, or a decision or a memory of a change that
+  -- names it (a change of course taken on the failure: "Build Linux wheels on manylinux_2_28
+  -- instead of manylinux2014" after the wheel build broke on manylinux2014): each fetched by its id
+  -- (a plan by kind and time would read every later entry of the org)
   RETURN EXISTS (
     SELECT 1 FROM unnest(coalesce(v_ids, '{}') || v_named) AS q(id)
     CROSS JOIN LATERAL (SELECT x.id, x.kind, x.content FROM entries x
@@ -80,5 +84,5 @@ BEGIN
                           AND x.created_at > e.created_at
                           AND (x.expires_at IS NULL OR x.expires_at > now()) OFFSET 0) x
     WHERE x.content ~* v_fix OR x.kind = 'observation' AND x.content ~* v_over
-       OR x.kind = 'decision' AND x.id = ANY(v_named));
+       OR x.id = ANY(v_named) AND (x.kind = 'decision' OR x.kind = 'memory' AND x.content ~* v_changed));
 END $function$;

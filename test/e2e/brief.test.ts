@@ -276,7 +276,7 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
     }
   });
 
-  it('leaves out a failure written with its fix, or fixed by a later entry or decided on by a decision naming a rare identifier of it, in any project; not by a name many hold', async () => {
+  it('leaves out a failure written with its fix, or fixed by a later entry, a decision or a change naming a rare identifier of it, in any project; not by a name many hold', async () => {
     const project = '/srv/permits';
     const a = await connect('v2', t.mcpUrl, { key, agent: 'alice', project });
     const b = await connect('v2', t.mcpUrl, { key, agent: 'bob', project });
@@ -296,10 +296,12 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
       const slow = await observe('orders-api timed out on GET /v1/cart during the rush.');
       const esm = await observe('orders-api crashed on boot: `Error [ERR_REQUIRE_ESM]: require() of ES Module`.');
       const wheels = await observe('Wheel build broke on the manylinux2014 images: no std::bit_cast in GCC 10.');
+      const oom = await observe('inventory-sync failed two nights in a row: OOMKilled at its memory limit.');
+      const coupon = await observe('Coupon welkom10 failed with COUPON_NOT_FOUND: the lookup is case-sensitive.');
       const failures = async () =>
         (await brief(a)).brief.sections.find((x) => x.section === 'failures')?.items.map((i) => i.id) ?? [];
       expect(await failures()).not.toContain(formatted);
-      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow, esm, wheels]));
+      expect(await failures()).toEqual(expect.arrayContaining([pinned, lockLost, slow, esm, wheels, oom, coupon]));
       // fixes without anchors: one names the failure's rare identifier, one only the service
       await b.call('remember', {
         content:
@@ -316,10 +318,15 @@ describe.each(TARGETS)('brief and history on %s', (db) => {
         content: 'Build Linux wheels on manylinux_2_28 instead of manylinux2014.',
         rationale: 'GCC 13 has std::bit_cast',
       });
+      // a memory of a change made that names it; not one that only names it
+      await b.call('remember', { content: 'inventory-sync now streams the CSV in batches; peak RSS 180 MB.' });
+      await b.call('remember', { content: 'Coupon codes: COUPON_NOT_FOUND is what an unknown code returns.' });
       const left = await failures();
       expect(left).not.toContain(lockLost);
       expect(left).not.toContain(esm);
       expect(left).not.toContain(wheels);
+      expect(left).not.toContain(oom);
+      expect(left).toContain(coupon);
       expect(left).toContain(slow);
       expect(left).toContain(pinned);
     } finally {
