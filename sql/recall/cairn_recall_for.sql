@@ -335,17 +335,15 @@ BEGIN
         -- v_ref × the hit's score, whoever wrote it and when: the fix that names the failure's error
         -- code ("Fixed the TS2345 errors" after "Build failed … TS2345"), the change that names the
         -- job that failed, the fix its writer labelled as the failure ("mqtt", "connectivity" on
-        -- the carrier's dropped trackers and on the keepalive change). A release number names a
-        -- release, not a subject ("2.3.2": its field data, its rollout, its rollback), names of
-        -- three characters or fewer ("e.g") are no reference, and one tag alone is a label many
-        -- topics share ("api"). The key is made before the look-up (OFFSET 0): under row-level
+        -- the carrier's dropped trackers and on the keepalive change). A release number or a name
+        -- of three characters or fewer is no reference (cairn_ref_keys), and one tag alone is a
+        -- label many topics share ("api"). The key is made before the look-up (OFFSET 0): under row-level
         -- security a condition that concatenates is no index condition (|| is not leakproof), and
         -- the walk would read every posting of the org.
         SELECT r.entry_id AS id, max(s.score * v_ref) AS boost, bool_or(s.evident) AS evident
         FROM unnest(v_ids[1:v_ref_sources], v_scores[1:v_ref_sources], v_evident[1:v_ref_sources]) AS s(id, score, evident)
         JOIN entries src ON src.org_id = v_org AND src.id = s.id
-        CROSS JOIN LATERAL (SELECT '#' || x AS key FROM unnest(cairn_idents(src.content)) AS x
-                            WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$'
+        CROSS JOIN LATERAL (SELECT x AS key FROM unnest(cairn_ref_keys(src.content)) AS x
                             UNION ALL
                             SELECT t FROM unnest(cairn_tag_keys(src.tags)) AS t
                             WHERE cardinality(src.tags) >= v_ref_tags OFFSET 0) AS i

@@ -53,8 +53,8 @@ BEGIN
   v_parts := ARRAY[coalesce(e.project, ''), v_mine];
   -- what names the failure, postings first, one index look-up per key and partition whatever the
   -- statistics say (as in cairn_entry_stale): every entry on its anchors; and the holders of an
-  -- identifier of its text (of more than three characters, not a release number: as recall's
-  -- references) when there are at most v_rare of them
+  -- identifier of its text (cairn_ref_keys, as recall's references) when there are at most v_rare
+  -- of them
   IF cardinality(e.paths) > 0 THEN
     v_keys := cairn_anchor_keys(e.paths) || ARRAY(SELECT '@a:' || q FROM unnest(e.paths) AS q);
     v_ids := ARRAY(SELECT k.entry_id FROM unnest(v_keys) AS q(key)
@@ -64,8 +64,7 @@ BEGIN
                                        OFFSET 0) k);
   END IF;
   v_named := ARRAY(
-    SELECT h.id FROM (SELECT '#' || x AS key FROM unnest(cairn_idents(e.content)) AS x
-                      WHERE length(x) > 3 AND x !~ '^v?[0-9]+(\.[0-9]+)*$' OFFSET 0) i
+    SELECT h.id FROM (SELECT x AS key FROM unnest(cairn_ref_keys(e.content)) AS x OFFSET 0) i
     CROSS JOIN LATERAL (SELECT ARRAY(SELECT k.entry_id FROM postings k
                                      WHERE k.org_id = e.org_id AND k.lexeme = i.key
                                        AND (left(k.project, 1) <> chr(1) OR starts_with(k.project, v_own))
